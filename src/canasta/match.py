@@ -1,0 +1,144 @@
+"""A match: hands played one after another until a side reaches the target.
+
+The match keeps the team scores (which set each hand's opening minimum), rotates the deal
+(seed 003: "La distribuzione ruota in senso orario dopo ogni mano") and records every hand:
+its deck order, dealer, actions and score sheets, so that a record can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .actions import Action, parse_action
+from .cards import make_deck
+from .engine import MisdealError, State
+from .rules import Rules
+from .scoring import ScoreSheet
+
+
+@dataclass
+class HandRecord:
+    """One finished (or current) hand: what is needed to replay it and its result."""
+
+    dealer: int
+    deck: tuple[int, ...]
+    scores_before: tuple[int, ...]
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    sheets: list[ScoreSheet] = field(default_factory=list)
+    end_reason: str = ""
+
+
+class Match:
+    """A match of ``players`` players under ``rules``.
+
+    Args:
+        rules: the rule set.
+        players: number of players.
+        seed: seed of the shuffles (``random.Random(seed)``); None for a random match.
+        team_size: players per team (6 players: 3, or 2 for three pairs).
+        first_dealer: the seat that deals the first hand.
+    """
+
+    def __init__(self, rules: Rules, players: int = 4, *, seed: int | None = None,
+                 team_size: int | None = None, first_dealer: int = 0) -> None:
+        self.rules = rules
+        self.players = players
+        self.team_size = team_size
+        self.teams = rules.teams(players, team_size)
+        self.scores = [0] * len(self.teams)
+        self.hands: list[HandRecord] = []
+        self.dealer = first_dealer % players
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.winner: int | None = None
+        self.state: State = self._deal()
+
+    def _deal(self, deck: Sequence[int] | None = None) -> State:
+        while True:
+            order = list(deck) if deck is not None else self._shuffled()
+            try:
+                state = State.deal(self.rules, self.players, deck=order, dealer=self.dealer,
+                                   scores=self.scores, team_size=self.team_size)
+            except MisdealError:
+                if deck is not None:
+                    raise
+                continue
+            self.hands.append(HandRecord(self.dealer, state.deck, tuple(self.scores)))
+            return state
+
+    def _shuffled(self) -> list[int]:
+        deck = make_deck(self.rules.packs(self.players), self.rules.deal.jokers_per_pack)
+        self._rng.shuffle(deck)
+        return deck
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def record(self) -> HandRecord:
+        """The record of the current hand."""
+        return self.hands[-1]
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action (or its text) to the current hand and record it.
+
+        Raises:
+            IllegalActionError: the action is illegal (nothing changes).
+            ActionParseError: the text is malformed.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        seat = self.state.actor
+        self.state.apply(action)
+        self.record.actions.append((seat, action.text()))
+
+    def finish_hand(self) -> list[ScoreSheet]:
+        """Score the finished hand, add it to the match and decide the winner.
+
+        Raises:
+            ValueError: the current hand is not over.
+        """
+        state = self.state
+        sheets = state.score()
+        rec = self.record
+        rec.sheets = sheets
+        rec.end_reason = state.end_reason
+        for sheet in sheets:
+            self.scores[sheet.team] = sheet.score_after
+        self.winner = self._decide_winner(state)
+        return sheets
+
+    def _decide_winner(self, state: State) -> int | None:
+        end = self.rules.end
+        target = end.target
+        if end.exact_target:
+            reached = [t for t, s in enumerate(self.scores) if s == target]
+        else:
+            reached = [t for t, s in enumerate(self.scores) if s >= target]
+        if end.must_go_out_to_win:
+            out_team = state.team_of[state.went_out] if state.went_out is not None else None
+            reached = [t for t in reached if t == out_team]
+        if not reached:
+            return None
+        best = max(self.scores[t] for t in reached)
+        leaders = [t for t in reached if self.scores[t] == best]
+        # Seed 003: "Se entrambe le squadre superano l'obiettivo ... vince quella con il
+        # punteggio più alto"; an exact tie plays another hand.
+        return leaders[0] if len(leaders) == 1 else None
+
+    def next_hand(self) -> State:
+        """Deal the next hand (the deal passes to the next seat).
+
+        Raises:
+            ValueError: the current hand is not finished or the match is over.
+        """
+        if not self.state.is_over or not self.record.sheets:
+            raise ValueError("finish the current hand first")
+        if self.is_over:
+            raise ValueError("the match is over")
+        self.dealer = (self.dealer + 1) % self.players
+        self.state = self._deal()
+        return self.state

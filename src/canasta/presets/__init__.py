@@ -1,0 +1,1 @@
+"""Preset rule files (JSON), one per variant; read by :func:`canasta.rules.load_preset`."""

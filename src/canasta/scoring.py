@@ -1,0 +1,219 @@
+"""Scoring: pure functions from a finished hand to an itemized score sheet per team.
+
+The input is a :class:`TeamHand` per team (what a scorekeeper sees on the table: melds, red
+threes, the cards left in each player's hand, who went out and how); the rules say what each
+thing is worth. Nothing here depends on the engine, so ``canasta score`` and the engine share
+one implementation.
+
+Sources: seed 000 (Canastone scoring list), seed 003 ("Punteggio"), seed 004 ("Numararea
+punctelor"), and for international Canasta, where seed 002 stops, pagat's Canasta page
+(natural canasta 500, mixed 300, going out 100, concealed 200, red threes 100 / 800, negative
+for a side that has melded nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import POINTS, is_black_three, is_wild, rank_of
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class TeamHand:
+    """One team's table at the end of a hand.
+
+    Attributes:
+        melds: each meld's cards (card codes); a meld of only wild cards is a wild meld.
+        red_threes: red threes laid out by the team.
+        hands: cards left in each player's hand, one list per player of the team.
+        went_out: a player of this team went out.
+        concealed: that player went out concealed.
+        score_before: the team's match score before the hand.
+        penalties: irregularities, ``(name, points)`` with points negative for a loss.
+        red_threes_in_hand: red threes left undeclared in hand (scorepad input only).
+    """
+
+    melds: tuple[tuple[int, ...], ...] = ()
+    red_threes: int = 0
+    hands: tuple[tuple[int, ...], ...] = ()
+    went_out: bool = False
+    concealed: bool = False
+    score_before: int = 0
+    penalties: tuple[tuple[str, int], ...] = ()
+    red_threes_in_hand: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The itemized score of one team for one hand.
+
+    ``items`` are ``(label, points)`` rows in the order a scorekeeper writes them; their sum
+    is ``hand_total``; ``score_after = score_before + hand_total``.
+    """
+
+    team: int
+    items: tuple[tuple[str, int], ...]
+    hand_total: int
+    score_before: int
+    score_after: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "score_after", self.score_before + self.hand_total)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "team": self.team,
+            "items": [{"label": label, "points": pts} for label, pts in self.items],
+            "hand_total": self.hand_total,
+            "score_before": self.score_before,
+            "score_after": self.score_after,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CanastaKind:
+    label: str
+    natural: bool
+    wild: bool
+
+
+def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
+    """The canasta kind of a meld, or None when it is not a canasta (fewer than
+    ``rules.melds.canasta_size`` cards).
+
+    Seed 002: "naturali o pulite o pure: formate da sette carte naturali ... miste o sporche o
+    impure: ... con l'ausilio di almeno una matta".
+    """
+    if len(cards) < rules.melds.canasta_size:
+        return None
+    wilds = sum(1 for c in cards if is_wild(c))
+    if wilds == len(cards):
+        jokers = sum(1 for c in cards if rank_of(c) == 0)
+        if jokers == 0:
+            return CanastaKind("wild canasta of deuces", True, True)
+        if jokers >= 6 and len(cards) - jokers >= 1:
+            return CanastaKind("wild canasta of six jokers and a deuce", True, True)
+        return CanastaKind("wild canasta", False, True)
+    rank = next(rank_of(c) for c in cards if not is_wild(c))
+    what = "aces" if rank == 1 else ("black threes" if rank == 3 else "")
+    if wilds == 0:
+        return CanastaKind(f"natural canasta{' of ' + what if what else ''}", True, False)
+    return CanastaKind(f"mixed canasta{' of ' + what if what else ''}", False, False)
+
+
+def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:
+    """Bonus of one meld as a canasta (0 when it is not one)."""
+    kind = classify_meld(cards, rules)
+    if kind is None:
+        return 0
+    s = rules.scoring
+    if kind.wild:
+        if kind.label == "wild canasta of deuces":
+            return s.wild_canasta_deuces or s.wild_canasta_mixed
+        if kind.label == "wild canasta of six jokers and a deuce":
+            return s.wild_canasta_six_jokers or s.wild_canasta_mixed
+        return s.wild_canasta_mixed
+    rank = next(rank_of(c) for c in cards if not is_wild(c))
+    if rank == 1:
+        if kind.natural and s.natural_aces_canasta:
+            return s.natural_aces_canasta
+        if not kind.natural and s.mixed_aces_canasta:
+            return s.mixed_aces_canasta
+    return s.natural_canasta if kind.natural else s.mixed_canasta
+
+
+def red_three_value(count: int, rules: Rules) -> int:
+    """Value of ``count`` red threes before their sign (seed 000: "se una linea ne possiede
+    quattro, cinque o sei segnerà rispettivamente 800, 1000 e 1200")."""
+    if count <= 0:
+        return 0
+    return rules.red_threes.totals.get(count, count * rules.red_threes.value)
+
+
+def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
+    """Itemized score sheet of one team for one hand.
+
+    Rows: one per canasta bonus, five-canasta bonuses, red threes, going out, melded cards,
+    cards left in hand (one row per player), black threes in hand, penalties.
+    """
+    items: list[tuple[str, int]] = []
+    kinds = [(m, classify_meld(m, rules)) for m in hand.melds]
+    canastas = [(m, k) for m, k in kinds if k is not None]
+    for m, k in canastas:
+        assert k is not None
+        items.append((k.label.capitalize(), canasta_bonus(m, rules)))
+
+    # Five canastas (seed 000): wild canastas do not count toward the five.
+    s = rules.scoring
+    plain = [k for _, k in canastas if k is not None and not k.wild]
+    naturals = sum(1 for k in plain if k.natural)
+    mixed = len(plain) - naturals
+    has_natural = any(k is not None and k.natural and not k.wild for _, k in canastas)
+    has_mixed = any(k is not None and not k.natural and not k.wild for _, k in canastas)
+    if s.five_natural_canastas and naturals >= 5 and mixed >= 1:
+        items.append(("Five natural canastas and a mixed one", s.five_natural_canastas))
+        if s.five_canastas_mode == "cumulative" and s.five_canastas:
+            items.append(("Five canastas, natural and mixed", s.five_canastas))
+    elif s.five_canastas and len(plain) >= 5 and naturals >= 1 and mixed >= 1:
+        items.append(("Five canastas, natural and mixed", s.five_canastas))
+
+    melded_any = any(len(m) for m in hand.melds)
+    if hand.red_threes:
+        value = red_three_value(hand.red_threes, rules)
+        sign = rules.red_threes.sign
+        factor = 1
+        if sign == "no_meld" and not melded_any:
+            factor = -1
+        elif sign == "canasta_matrix":
+            if has_natural and has_mixed:
+                factor = 1
+            elif has_natural:
+                factor = 0
+            elif has_mixed:
+                factor = -1
+            else:
+                factor = -2
+        items.append((f"Red threes ({hand.red_threes})", factor * value))
+    if hand.red_threes_in_hand:
+        items.append((f"Red threes left in hand ({hand.red_threes_in_hand})",
+                      -rules.red_threes.in_hand_penalty * hand.red_threes_in_hand))
+
+    if hand.went_out:
+        g = rules.going_out
+        if hand.concealed and g.concealed_bonus:
+            items.append(("Going out concealed", g.concealed_bonus))
+        else:
+            items.append(("Going out", g.bonus))
+
+    melded_points = sum(POINTS[c] for m in hand.melds for c in m)
+    if s.melds_count_negative_without_canasta and melded_any and not canastas:
+        items.append(("Melded cards, no canasta (counted against)", -melded_points))
+    else:
+        items.append(("Melded cards", melded_points))
+
+    multiplier = s.unopened_hand_multiplier if not melded_any else 1
+    for i, cards in enumerate(hand.hands):
+        blacks = [c for c in cards if is_black_three(c)] if s.black_three_in_hand else []
+        pts = sum(POINTS[c] for c in cards if c not in blacks)
+        label = f"Cards left in hand, player {i + 1}"
+        if multiplier != 1:
+            label += f" (x{multiplier}, side had not opened)"
+        items.append((label, -pts * multiplier))
+        if blacks:
+            if len(blacks) == 4 and s.all_black_threes_in_hand:
+                items.append((f"Four black threes in hand, player {i + 1}",
+                              -s.all_black_threes_in_hand))
+            else:
+                items.append((f"Black threes in hand ({len(blacks)}), player {i + 1}",
+                              -s.black_three_in_hand * len(blacks)))
+    for name, pts in hand.penalties:
+        items.append((f"Penalty: {name}", pts))
+    total = sum(p for _, p in items)
+    return ScoreSheet(team, tuple(items), total, hand.score_before)
+
+
+def score_hand(teams: Sequence[TeamHand], rules: Rules) -> list[ScoreSheet]:
+    """Score sheets of every team for one finished hand."""
+    return [score_team(i, t, rules) for i, t in enumerate(teams)]
