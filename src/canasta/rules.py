@@ -463,7 +463,8 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
             return tuple(_coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
         if len(value) != len(args):
             raise RulesError(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args, strict=True)))
+        pairs = enumerate(zip(value, args, strict=True))
+        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in pairs)
     raise RulesError(f"{where}: unsupported type {hint}")  # pragma: no cover
 
 
