@@ -1,0 +1,26 @@
+"""The ``canasta`` command line (Typer + Rich). Each command group lives in its own module
+and registers itself on :data:`app`; no module here holds a rule of the game."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="canasta",
+    help="Canasta: play, simulate, score and replay the five seed variants.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _register() -> None:
+    from . import play, rules_cmd, score, simulate
+
+    for module in (play, simulate, rules_cmd, score):
+        module.register(app)
+
+
+def main() -> None:
+    """Entry point of the ``canasta`` script."""
+    _register()
+    app()
