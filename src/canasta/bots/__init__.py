@@ -34,7 +34,13 @@ class RandomBot:
         return self.rng.choice(view.legal_actions)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot}
+def _greedy(seed: int | None) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed)
+
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": _greedy}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
