@@ -100,7 +100,7 @@ class GreedyBot:
         melds = view.melds[team]
         opened = view.opened[team]
         size = view.rules.melds.canasta_size
-        melding = [a for a in legal if isinstance(a, (Meld, LayOff))]
+        melding: list[Meld | LayOff] = [a for a in legal if isinstance(a, (Meld, LayOff))]
         if not opened:
             need = view.opening_minimum[team] - view.opening_points
             plan = self._opening_moves(view, melding)
@@ -124,7 +124,8 @@ class GreedyBot:
             return Retract()
         return legal[0]
 
-    def _opening_moves(self, view: View, melding: list[Action]) -> list[tuple[int, Action]]:
+    def _opening_moves(self, view: View,
+                       melding: list[Meld | LayOff]) -> list[tuple[int, Action]]:
         """Candidate opening melds: all naturals of a rank, with at most one wild card."""
         counts = self._hand_counts(view)
         out: list[tuple[int, Action]] = []
@@ -144,7 +145,8 @@ class GreedyBot:
                 out.append((sum(POINTS[c] for c in a.cards), a))
         return out
 
-    def _meld_score(self, a: Action, melds: dict[int, tuple[int, ...]], size: int) -> float:
+    def _meld_score(self, a: Meld | LayOff, melds: dict[int, tuple[int, ...]],
+                    size: int) -> float:
         wilds = sum(1 for c in a.cards if is_wild(c))
         naturals = len(a.cards) - wilds
         if isinstance(a, LayOff):
