@@ -558,11 +558,13 @@ class State:
                         for wilds in self._wild_choices(hand, max(cap, 0)):
                             if nat or wilds:
                                 yield LayOff(rank, tuple(nat + wilds))
-                elif n >= 1:
-                    for k in range(1, n + 1):
+                elif n >= mr.min_naturals:
+                    # Only candidates that can pass _meld_error (which still checks them all).
+                    for k in range(mr.min_naturals, n + 1):
                         nat = self._pick(hand, codes, k)
                         for wilds in self._wild_choices(hand, mr.max_wilds):
-                            yield Meld(tuple(nat + wilds))
+                            if k + len(wilds) >= mr.min_cards:
+                                yield Meld(tuple(nat + wilds))
             if mr.wild_melds:
                 wild_meld = melds.get(WILD_RANK)
                 room = mr.canasta_size - (len(wild_meld) if wild_meld is not None else 0)
