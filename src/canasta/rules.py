@@ -27,6 +27,11 @@ class RulesError(ValueError):
     """A rule value, option name or preset is invalid; the message names the field."""
 
 
+#: The opening minimum of a side that may open only with a canasta
+#: (``OpeningRules.canasta_required_from``): no count of card points reaches it.
+CANASTA_ONLY = 1_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class DealRules:
     #: Packs of 52 cards. S002 "108 carte francesi (due mazzi ...)"; S000 "tre mazzi di 54 carte".
@@ -54,12 +59,25 @@ class DealRules:
     black_three_upcard_special: bool = True
     #: A wild card or red three turned up freezes the pile (S002 "il pozzo risulta congelato").
     special_upcard_freezes: bool = True
+    #: With ``special_upcard_freezes``, a red three turned up freezes it too (S002 "Se questa
+    #: carta è una matta o un onore ... congelato"; S004 "Daca prima carte intoarsa e 3 rosu ...
+    #: inghetata"); False: only a wild card does (S000 variant "quando si sia sotterrato un Joker
+    #: o una pinella").
+    red_three_upcard_freezes: bool = True
     #: Redeal when this many wild cards are turned before a natural (S000 "vengano esposti tre
     #: Joker o pinelle ... la smazzata verrà annullata"); 0 = never.
     redeal_after_wild_upcards: int = 0
     #: Face-down "surprise" cards under the pile for the first taker (S004 "4 carti ascunse
     #: sub teancul de decartat"); 0 = none.
     surprise_cards: int = 0
+    #: Who plays first: the seat ``next`` after the dealer in playing order (S002 "partendo dal
+    #: giocatore alla sua sinistra, il quale sarà il primo a giocare") or the ``previous`` one.
+    #: Seats are numbered in playing order and the deal starts with the seat after the dealer.
+    first_player: Literal["next", "previous"] = "next"
+    #: The way play goes round the table; seats are numbered in playing order, so this only
+    #: tells front ends how to seat players (S004 "cel din dreapta celui care a facut impartirea
+    #: incepe": the player on the dealer's right starts, play passing to the right).
+    direction: Literal["clockwise", "anticlockwise"] = "clockwise"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +118,13 @@ class PileRules:
     #: A discarded wild card freezes the pile until it is taken (S002 "Quando un giocatore
     #: scarta una matta ... il pozzo risulta congelato").
     wild_discard_freezes: bool = True
+    #: A discarded black three freezes the pile until it is taken, besides stopping the next
+    #: player (S003 house rule "in alcune case la pila viene «congelata» da un 3 nero o da una
+    #: carta jolly").
+    black_three_discard_freezes: bool = False
+    #: The pile is always frozen (S003 house rule "alcuni gruppi trattano tutti gli scarti come
+    #: congelati").
+    always_frozen: bool = False
     #: The pile is frozen for a side that has not opened (pagat, for S002; S004 "atunci cand
     #: echipa nu a etalat").
     frozen_for_unopened_side: bool = True
@@ -116,7 +141,10 @@ class PileRules:
     #: (Britannica for S002: not allowed).
     take_single_card_pile_to_go_out: bool = False
     #: An unopened side opening with the discard takes only the top card; the rest of the pile
-    #: stays (S004 "toata gramada ... se poate lua doar incepand cu tura urmatoare").
+    #: stays (S004 "toata gramada ... se poate lua doar incepand cu tura urmatoare"). Such a
+    #: top-card opening needs the unfrozen-pile match whatever the freeze (S004 "plus alte 2
+    #: carti naturale sau una naturala si o valoare"); a capture of a frozen pile that completes
+    #: a canasta (``frozen_requires_canasta``) still takes the whole pile.
     opening_take_top_card_only: bool = False
 
 
@@ -144,8 +172,21 @@ class MeldRules:
     #: Black threes may be melded (3 or 4, no wilds) only when going out (S002 "In sede di
     #: chiusura, anche i 3 neri possono essere calati"; S000 "non viene attualmente più ammessa").
     black_three_meld_going_out: bool = True
+    #: That going-out meld of black threes may hold wild cards, never as a mixed canasta (S002
+    #: "In alcune versioni, una combinazione finale di 3 neri può essere solo pulita; non è
+    #: comunque mai concesso formare una canasta mista di 3 neri").
+    black_three_meld_wilds: bool = False
+    #: A player holding this many black threes may put them out of play together at any time in
+    #: the turn; they score nothing (S004 "3 negru se scoate din joc numai in formatie de 4");
+    #: 0 = never.
+    black_threes_out_of_play: int = 0
     #: Cards in a canasta (S002 "almeno 7 o più carte, detta canasta").
     canasta_size: int = 7
+    #: A natural sequence of ``canasta_size`` cards of one suit (ace high, 4 lowest) may be
+    #: melded at once as a canasta of its own, closed to further cards (S003 "Canastra Real ...
+    #: una sequenza naturale di sette carte tutte dello stesso seme (A-K-Q-J-10-9-8, per
+    #: esempio) vale 500 punti bonus e conta come canastra").
+    real_canasta: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +204,20 @@ class OpeningRules:
     #: A canasta opens whatever the minimum (S004 "Indiferent de punctaj, etalarea se poate
     #: face direct cu canasta").
     canasta_always_opens: bool = False
+    #: Minimum for a side with a negative score, overriding ``minimums``; None = the table
+    #: (S000 variant "apertura a 15 oppure apertura libera ... per la coppia gravata da
+    #: punteggio negativo"; S001 "se punteggio negativo apertura libera").
+    negative_minimum: int | None = None
+    #: From this score on a side opens only with a canasta (needs ``canasta_always_opens``);
+    #: 0 = never (S004 "canasta – peste 5000 de puncte, dar se agreaza"). The minimum then
+    #: reads :data:`CANASTA_ONLY`.
+    canasta_required_from: int = 0
+    #: A player who melds a joker stops the opponents, for one round, from opening with a meld
+    #: of wild cards holding a joker ("mattoni") in a turn in which they take the pile (S000 "un
+    #: giocatore che mette in tavola in combinazione un Joker (mattone) impedisce per un giro ai
+    #: giocatori avversari di fare l'apertura di mattoni e contemporaneamente impossessarsi del
+    #: pozzo").
+    joker_meld_blocks_mattoni: bool = False
     #: Added to the side's minimum for the hand when an insufficient opening is taken back
     #: (S000 "il punteggio richiesto per l'apertura aumenta di 10 punti"; S004 the same).
     retract_penalty: int = 10
@@ -175,6 +230,9 @@ class GoingOutRules:
     #: The side needs a natural and a mixed canasta (S000 "almeno una canasta pura ed una
     #: impura").
     natural_and_mixed_required: bool = False
+    #: Natural canastas the side needs to go out (S000 variant "obbligo di aver completato
+    #: almeno due canaste pure per poter chiudere"); 0 = no such condition.
+    natural_canastas_required: int = 0
     #: Going out needs a final discard (S000 "con lo scarto finale"; S002 "con o senza scarto").
     discard_required: bool = False
     #: The final discard may be a wild card (S002 "L'ultima carta scartata non può essere una
@@ -210,8 +268,13 @@ class RedThreeRules:
     totals: dict[int, int] = field(default_factory=lambda: {4: 800})
     #: When red threes count against the side: ``no_meld`` (pagat for S002), ``canasta_matrix``
     #: (S000: plus with pure and impure, 0 with pure only, minus with impure only, double minus
-    #: with none) or ``never`` (S003 literal).
-    sign: Literal["no_meld", "canasta_matrix", "never"] = "no_meld"
+    #: with none), ``no_canasta`` (minus without a canasta: Tranca, variants.md for S003) or
+    #: ``never`` (S003 literal).
+    sign: Literal["no_meld", "canasta_matrix", "no_canasta", "never"] = "no_meld"
+    #: Red threes may be kept in hand, undeclared and forgoing their bonus, and discarded as
+    #: stop cards like black threes (S000 variant "possibilità di trattenere in mano uno o più
+    #: Tre rossi ... per valersene come «carte stop»"); ``meld 3h`` declares one later.
+    may_keep_as_stop: bool = False
     #: Penalty for each red three kept in hand at the end (S000 "un Tre rosso trattenuto in mano
     #: al momento della chiusura costa 500 punti negativi"; S004 "-300").
     in_hand_penalty: int = 500
@@ -250,9 +313,12 @@ class ScoringRules:
     #: A side with melds but no canasta subtracts its melded cards (S004 "i se scad toate
     #: punctele etalate si de pe tabla").
     melds_count_negative_without_canasta: bool = False
-    #: Penalty per black three left in hand and for all four (S004 "-100", "-1600").
+    #: Penalty per black three left in hand, and for all four held by one side (S004 "3 de
+    #: negru in mana -100", "toate 4 cartile de 3 negru -1600").
     black_three_in_hand: int = 0
     all_black_threes_in_hand: int = 0
+    #: Bonus of a sequence canasta (``melds.real_canasta``; S003 "vale 500 punti bonus").
+    real_canasta: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,8 +328,15 @@ class EndRules:
     #: The side over the target must also go out in that hand to win (S004 "au punctajul mai
     #: mare sau egal cu 10.000 puncte reusesc sa inchida").
     must_go_out_to_win: bool = False
+    #: Target by player count where it differs from ``target`` (S001 "nella Canasta a 6 ... la
+    #: partita va ai 10.000 punti").
+    target_by_players: dict[int, int] = field(default_factory=dict)
     #: The target must be reached exactly (S003 variant "Sujo").
     exact_target: bool = False
+    #: With ``exact_target``, a hand that carries a side past the target ``stands`` (S003 "se si
+    #: supera, bisogna aspettare il prossimo superamento della soglia") or ``reverts`` to the
+    #: score before the hand (S003 "se lo supera, torna alla soglia precedente").
+    overshoot: Literal["stands", "reverts"] = "stands"
     #: With an empty stock, taking a discard that fits one of the side's melds is compulsory
     #: (pagat for S002); otherwise the player may end the hand instead.
     must_take_matching_discard: bool = True
@@ -292,7 +365,13 @@ class Rules:
 
     # -- derived values the engine asks often ------------------------------------------------
     def opening_minimum(self, score: int) -> int:
-        """Opening minimum for a side with ``score`` points (see ``OpeningRules.minimums``)."""
+        """Opening minimum for a side with ``score`` points (see ``OpeningRules.minimums``;
+        :data:`CANASTA_ONLY` when the side may open only with a canasta)."""
+        o = self.opening
+        if o.canasta_required_from and score >= o.canasta_required_from:
+            return CANASTA_ONLY
+        if score < 0 and o.negative_minimum is not None:
+            return o.negative_minimum
         need = self.opening.minimums[0][1]
         for bound, minimum in self.opening.minimums:
             if bound is None:
@@ -310,6 +389,10 @@ class Rules:
 
     def packs(self, players: int) -> int:
         return self.deal.packs_by_players.get(players, self.deal.packs)
+
+    def target(self, players: int) -> int:
+        """Points to win a match of ``players`` players (``EndRules.target_by_players``)."""
+        return self.end.target_by_players.get(players, self.end.target)
 
     def teams(self, players: int, team_size: int | None = None) -> tuple[tuple[int, ...], ...]:
         """Seats of each team, seated alternately: 4 players → ``((0, 2), (1, 3))``; 3 → each
@@ -468,10 +551,44 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     raise RulesError(f"{where}: unsupported type {hint}")  # pragma: no cover
 
 
+def _dict_entry_key(key: str) -> tuple[str, str, str] | None:
+    """``deal.cards_dealt.4`` → ``("deal", "cards_dealt", "4")`` when it names one entry of a
+    mapping field (so that two options may each set one entry); None otherwise."""
+    if "." not in key:
+        return None
+    head, entry = key.rsplit(".", 1)
+    names = field_names()
+    if head not in names:
+        return None
+    section, name = names[head]
+    if get_origin(_hints(_section_class(section))[name]) is not dict:
+        return None
+    return section, name, entry
+
+
+def is_rule_key(key: str) -> bool:
+    """True when ``key`` names a field (``section.field``, a unique bare field name) or one
+    entry of a mapping field (``deal.cards_dealt.4``)."""
+    return key in field_names() or _dict_entry_key(key) is not None
+
+
 def _apply_fields(rules: Rules, values: dict[str, Any], option_names: dict[str, str]) -> Rules:
     names = field_names()
     changes: dict[str, dict[str, Any]] = {}
     for key, raw in values.items():
+        entry = _dict_entry_key(key) if key not in names else None
+        if entry is not None:
+            section, name, sub = entry
+            kt, vt = get_args(_hints(_section_class(section))[name])
+            current = changes.get(section, {}).get(name, getattr(getattr(rules, section), name))
+            merged = dict(current)
+            try:
+                k = int(sub) if kt is int else sub
+            except ValueError:
+                raise RulesError(f"{section}.{name}: key {sub!r} is not a whole number") from None
+            merged[k] = _coerce(raw, vt, f"{section}.{name}[{sub}]")
+            changes.setdefault(section, {})[name] = merged
+            continue
         if key not in names:
             raise RulesError(
                 f"unknown rule '{key}'; valid names are section.field, e.g. "
@@ -509,8 +626,13 @@ def _validate(rules: Rules) -> None:
     bounds = [b for b, _ in mins if b is not None]
     if not mins or bounds != sorted(bounds):
         raise RulesError("opening.minimums: bounds must be ascending, e.g. [[0, 50], [1500, 90]]")
-    if rules.end.target < 1:
+    if rules.end.target < 1 or any(t < 1 for t in rules.end.target_by_players.values()):
         raise RulesError("end.target: must be positive")
+    if rules.opening.canasta_required_from and not rules.opening.canasta_always_opens:
+        raise RulesError("opening.canasta_required_from: needs opening.canasta_always_opens")
+    if rules.melds.black_threes_out_of_play and rules.melds.black_three_meld_going_out:
+        raise RulesError("melds.black_threes_out_of_play: black threes leave play only that "
+                         "way; set melds.black_three_meld_going_out to false")
 
 
 # -- presets ------------------------------------------------------------------------------------
@@ -585,8 +707,15 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
     aliases = {"classic": "classic_italian", "italian": "classic_italian", "canastra": "brazilian"}
     name = aliases.get(name, name)
     values: dict[str, Any] = {}
+
+    def put(items: dict[str, Any]) -> None:
+        # Later settings win, also over a mapping entry (``deal.cards_dealt.4``) set earlier.
+        for k, v in items.items():
+            values.pop(k, None)
+            values[k] = v
+
     for data in _preset_chain(name):
-        values.update(data.get("fields", {}))
+        put(data.get("fields", {}))
     named = preset_options(name)
     chosen = {o.name: o.default for o in named.values()}
     raw_fields: dict[str, Any] = {}
@@ -598,11 +727,17 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
                     f"option {key}: '{val}' is not one of {', '.join(named[key].choices)}"
                 )
             chosen[key] = sval
-        else:
+        elif is_rule_key(key):
             raw_fields[key] = val
+        else:
+            raise RulesError(
+                f"unknown rule '{key}' for {name}; its options are "
+                f"{', '.join(sorted(named)) or '(none)'}, and any field may be set as "
+                "section.field (see `canasta rules " + name + "`)"
+            )
     for oname, choice in chosen.items():
-        values.update(named[oname].choices[choice])
-    values.update(raw_fields)
+        put(named[oname].choices[choice])
+    put(raw_fields)
     base = Rules(name=name)
     rules = _apply_fields(base, values, {})
     applied = tuple(sorted(chosen.items())) + tuple(
