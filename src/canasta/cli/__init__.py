@@ -14,9 +14,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from . import play, rules_cmd, score, simulate
+    from . import play, rules_cmd, score, serve, simulate
 
-    for module in (play, simulate, rules_cmd, score):
+    for module in (play, simulate, rules_cmd, score, serve):
         module.register(app)
 
 

@@ -1,0 +1,30 @@
+"""`canasta serve`: the browser front end (tables for people and bots)."""
+
+from __future__ import annotations
+
+import typer
+
+from ..web.server import DEFAULT_DB
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+        port: int = typer.Option(8000, help="Port to listen on."),
+        db: str = typer.Option(
+            DEFAULT_DB, "--db",
+            help="Database URL: a SQLite file (default, in the current directory) or "
+                 "postgresql://user@host/db.",
+        ),
+        bot_delay: float = typer.Option(0.6, "--bot-delay", min=0.0,
+                                        help="Seconds a bot waits before each move."),
+        log_level: str = typer.Option("info", help="uvicorn log level."),
+    ) -> None:
+        """Serve tables in the browser: create one, send the invitation links, play."""
+        from ..web.server import run
+
+        typer.echo(f"canasta: open http://{host}:{port}/ to create a table (database {db})")
+        run(host, port, db, bot_delay, log_level)

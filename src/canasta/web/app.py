@@ -1,0 +1,289 @@
+"""The ASGI app of ``canasta serve`` (Starlette).
+
+HTTP API (JSON)::
+
+    GET  /api/variants                      presets, player counts, house rules, bot levels
+    POST /api/tables                        create: {"variant", "options", "players",
+                                            "team_size", "seats": [{"type": "human"|"bot",
+                                            "level", "name"}]} -> links with seat tokens
+    GET  /api/tables/{id}                   the table as a spectator sees it; with the header
+                                            "Authorization: Bearer <seat token>", as that seat
+    POST /api/tables/{id}/actions           {"token", "version", "action": {JSON form}} or
+                                            {"token", "version", "text": "meld 9s 9d JK"}
+    POST /api/tables/{id}/go-out            {"token", "version"}: play the going-out plan
+    POST /api/tables/{id}/next-hand         {"token", "version"}
+    POST /api/tables/{id}/seats/{seat}/bot  {"token", "level"}: a bot plays that seat
+    GET  /api/tables/{id}/record            game record of the finished hands (download)
+    GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
+
+WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<seat token>"}``
+(no token: a spectator) and receives ``{"type": "state", ...}`` now and after every change.
+It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"text"``),
+``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
+``{"type": "bot", "seat": s, "level": "greedy"}``, ``{"type": "take-back"}`` and
+``{"type": "ping"}``. A refused message is answered ``{"type": "error", "code", "message",
+"version"}`` to its sender only, and the table is unchanged.
+
+Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
+fragment ``#seat=...``, which browsers never send to the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .storage import Store
+from .tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
+
+STATIC = Path(__file__).with_name("static")
+MAX_MESSAGE = 16_384
+log = logging.getLogger("canasta.web")
+
+
+def _error(exc: WebError, version: int | None = None) -> JSONResponse:
+    return JSONResponse(exc.to_json(version), status_code=exc.status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_MESSAGE:
+        raise WebError("malformed", "the request is too large")
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise WebError("malformed", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise WebError("malformed", "expected a JSON object")
+    return data
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return None
+
+
+def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float = 0.6,
+               store: Store | None = None) -> Starlette:
+    """Build the app. ``db`` is a SQLAlchemy URL (or a SQLite file path); migrations run at
+    start-up. ``store`` replaces ``db`` (tests)."""
+    store = store or Store(db)
+    manager = TableManager(store, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.migrate)
+        await manager.start()
+        yield
+        await manager.stop()
+
+    async def page_index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def page_table(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html")
+
+    async def api_variants(request: Request) -> Response:
+        return JSONResponse({"variants": variants(), "bots": bot_levels()})
+
+    async def api_create(request: Request) -> Response:
+        try:
+            table, tokens = await manager.create(await _body(request))
+        except WebError as exc:
+            return _error(exc)
+        base = str(request.base_url).rstrip("/")
+        seats = []
+        for seat, token in zip(table.seats, tokens, strict=True):
+            path = f"/t/{table.id}#seat={token}" if token else None
+            seats.append({"seat": seat.seat, "name": seat.name, "kind": seat.kind,
+                          "token": token, "path": path,
+                          "url": base + path if path else None})
+        return JSONResponse({
+            "table": table.id, "version": table.version, "seats": seats,
+            "spectator": {"path": f"/t/{table.id}", "url": f"{base}/t/{table.id}"},
+        }, status_code=201)
+
+    async def api_table(request: Request) -> Response:
+        try:
+            table = await manager.get(request.path_params["table_id"])
+            token = _bearer(request)
+            seat = table.seat_of(token) if token else None
+            return JSONResponse(table.payload(seat))
+        except WebError as exc:
+            return _error(exc)
+
+    async def _table_version(table_id: str) -> int | None:
+        with contextlib.suppress(WebError):
+            return (await manager.get(table_id)).version
+        return None
+
+    async def api_action(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            action = parse_move(data)
+            table = await manager.act(table_id, data.get("token"), data.get("version"),
+                                      action)
+            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+        except WebError as exc:
+            return _error(exc, await _table_version(table_id))
+
+    async def api_go_out(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            table = await manager.go_out(table_id, data.get("token"), data.get("version"))
+            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+        except WebError as exc:
+            return _error(exc, await _table_version(table_id))
+
+    async def api_next_hand(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            table = await manager.next_hand(table_id, data.get("token"), data.get("version"))
+            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+        except WebError as exc:
+            return _error(exc, await _table_version(table_id))
+
+    async def api_bot(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            try:
+                seat = int(request.path_params["seat"])
+            except ValueError:
+                raise WebError("malformed", "the seat must be a number") from None
+            table = await manager.give_to_bot(table_id, data.get("token"), seat,
+                                              data.get("level"))
+            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+        except WebError as exc:
+            return _error(exc)
+
+    async def api_record(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        hand = request.path_params.get("hand")
+        try:
+            number = None
+            if hand is not None:
+                try:
+                    number = int(hand)
+                except ValueError:
+                    raise WebError("malformed", "the hand must be a number") from None
+            rec = await manager.record(table_id, number)
+        except WebError as exc:
+            return _error(exc)
+        suffix = "" if number is None else f"-hand{number + 1}"
+        return Response(
+            json.dumps(rec, indent=1) + "\n", media_type="application/json",
+            headers={"Content-Disposition":
+                     f'attachment; filename="canasta-{table_id}{suffix}.json"'},
+        )
+
+    async def ws_table(ws: WebSocket) -> None:
+        await ws.accept()
+        table_id = ws.path_params["table_id"]
+
+        async def send(message: dict[str, Any]) -> None:
+            await ws.send_text(json.dumps(message))
+
+        try:
+            table = await manager.get(table_id)
+        except WebError as exc:
+            await send(exc.to_json())
+            await ws.close(code=4404)
+            return
+        try:
+            hello = json.loads(await asyncio.wait_for(ws.receive_text(), 30))
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                raise WebError("malformed", "first send {\"type\": \"hello\", \"token\": ...}")
+            token = hello.get("token")
+            conn = Connection(send, None)
+            await manager.attach(table, conn, token)
+        except WebError as exc:
+            await send(exc.to_json(table.version))
+            await ws.close(code=4403 if exc.code == "bad-token" else 4400)
+            return
+        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, RuntimeError):
+            with contextlib.suppress(Exception):
+                await send(WebError("malformed", "expected a hello message").to_json())
+                await ws.close(code=4400)
+            return
+        try:
+            while True:
+                text = await ws.receive_text()
+                reply = await _ws_message(table, conn, token, text)
+                if reply is not None:
+                    conn.push(reply)
+                    if reply.get("code") == "stale":
+                        conn.push(table.payload(conn.seat))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await manager.detach(table, conn)
+
+    async def _ws_message(table: Any, conn: Connection, token: Any,
+                          text: str) -> dict[str, Any] | None:
+        try:
+            if len(text) > MAX_MESSAGE:
+                raise WebError("malformed", "the message is too large")
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                raise WebError("malformed", "the message is not JSON") from None
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                raise WebError("malformed", "expected {\"type\": ...}")
+            kind = data["type"]
+            if kind == "ping":
+                return {"type": "pong", "version": table.version}
+            if kind == "action":
+                await manager.act(table.id, token, data.get("version"), parse_move(data))
+            elif kind == "go-out":
+                await manager.go_out(table.id, token, data.get("version"))
+            elif kind == "next-hand":
+                await manager.next_hand(table.id, token, data.get("version"))
+            elif kind == "bot":
+                await manager.give_to_bot(table.id, token, data.get("seat"),
+                                          data.get("level"))
+            elif kind == "take-back":
+                seat = table.seat_of(token)
+                await manager.take_back(table, seat)
+            else:
+                raise WebError("malformed", f"unknown message type '{kind}'")
+        except WebError as exc:
+            return exc.to_json(table.version)
+        return None
+
+    routes = [
+        Route("/", page_index),
+        Route("/t/{table_id}", page_table),
+        Route("/api/variants", api_variants),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{table_id}", api_table),
+        Route("/api/tables/{table_id}/actions", api_action, methods=["POST"]),
+        Route("/api/tables/{table_id}/go-out", api_go_out, methods=["POST"]),
+        Route("/api/tables/{table_id}/next-hand", api_next_hand, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats/{seat}/bot", api_bot, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/tables/{table_id}/hands/{hand}/record", api_record),
+        WebSocketRoute("/ws/{table_id}", ws_table),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.manager = manager
+    app.state.store = store
+    return app
