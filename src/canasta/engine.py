@@ -51,9 +51,12 @@ from .cards import (
     rank_text,
 )
 from .rules import Rules
-from .scoring import ScoreSheet, TeamHand, score_hand
+from .scoring import ScoreSheet, TeamHand, is_sequence, score_hand
 
 _DEUCES = (4, 5, 6, 7)
+#: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are
+#: 0 (wild meld) and 1..13.
+SEQUENCE_KEY = 100
 _RED3 = frozenset((9, 10))
 _BLACK3 = frozenset((8, 11))
 _IS_WILD = tuple(is_wild(c) for c in range(NUM_CODES))
@@ -127,7 +130,7 @@ class State:
         "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
         "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
         "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
-        "history", "log", "_must_check",
+        "history", "log", "_must_check", "joker_turn",
     )
 
     rules: Rules
@@ -170,6 +173,9 @@ class State:
     history: list[tuple[int, Action]]
     log: list[str]
     _must_check: bool
+    #: Per team, the turn in which it last put a joker on the table (-1: never); see
+    #: ``OpeningRules.joker_meld_blocks_mattoni``.
+    joker_turn: list[int]
 
     # -- construction --------------------------------------------------------------------------
     @classmethod
@@ -250,10 +256,12 @@ class State:
         s.log = []
         s.snapshot = None
         s._must_check = True
+        s.joker_turn = [-1] * n_teams
         s._reset_turn()
 
         n_cards = rules.cards_dealt(players)
         first = (s.dealer + 1) % players
+        starter = first if rules.deal.first_player == "next" else (s.dealer - 1) % players
         pos = 0
         for _ in range(n_cards):
             for i in range(players):
@@ -263,11 +271,11 @@ class State:
                 pos += 1
         s.stock = list(reversed(order[pos:]))  # next card at the end
         if rules.deal.red_threes_replaced_before_upcard:
-            s._replace_dealt_red_threes(first)
+            s._replace_dealt_red_threes(starter)
         s._form_pile()
         if not rules.deal.red_threes_replaced_before_upcard:
-            s._replace_dealt_red_threes(first)
-        s._begin_turn(first)
+            s._replace_dealt_red_threes(starter)
+        s._begin_turn(starter)
         return s
 
     def _replace_dealt_red_threes(self, first: int) -> None:
@@ -278,6 +286,8 @@ class State:
     def _lay_out_red_threes(self, seat: int, replace: bool) -> bool:
         """Lay out the red threes in ``seat``'s hand; draw replacements when ``replace``.
         Returns False when a replacement was due and the stock was empty."""
+        if self.rules.red_threes.may_keep_as_stop:
+            return True  # kept in hand until declared (``meld 3h``) or discarded
         hand = self.hands[seat]
         team = self.team_of[seat]
         while hand[9] or hand[10]:
@@ -327,7 +337,9 @@ class State:
                 self.stock.insert(len(self.stock) // 2, card)
                 continue
             self.pile.append(card)
-            if r.special_upcard_freezes and (_IS_WILD[card] or card in _RED3):
+            if r.special_upcard_freezes and (
+                _IS_WILD[card] or (card in _RED3 and r.red_three_upcard_freezes)
+            ):
                 self.pile_frozen = True
 
     # -- copying -------------------------------------------------------------------------------
@@ -374,6 +386,7 @@ class State:
         s.history = self.history[:]
         s.log = self.log[:]
         s._must_check = self._must_check
+        s.joker_turn = self.joker_turn[:]
         return s
 
     def _restore(self, other: State) -> None:
@@ -412,11 +425,26 @@ class State:
         top = self.pile[-1]
         if top in _BLACK3 and self.rules.pile.black_three_stops:
             return True
+        if top in _RED3 and self.rules.red_threes.may_keep_as_stop:
+            return True
         if self.rules.pile.canasta_rank_discard_stops:
             meld = self.melds[team].get(_RANK[top])
             if meld is not None and len(meld) >= self.rules.melds.canasta_size:
                 return True
         return False
+
+    def _frozen_for(self, team: int) -> bool:
+        """Is the pile frozen for ``team`` (frozen, always frozen, or not yet opened)?"""
+        p = self.rules.pile
+        return self.pile_frozen or p.always_frozen or (
+            p.frozen_for_unopened_side and not self.opened[team])
+
+    def _mattoni_blocked(self, team: int) -> bool:
+        """Has an opponent of ``team`` put a joker on the table within the last round?"""
+        return any(
+            t != team and turn >= 0 and self.turn - turn < self.players
+            for t, turn in enumerate(self.joker_turn)
+        )
 
     def _end(self, reason: str) -> None:
         self.phase = Phase.OVER
@@ -459,8 +487,7 @@ class State:
             red_threes=tuple(tuple(r) for r in self.red_threes),
             pile_top=top,
             pile_size=len(self.pile),
-            pile_frozen=self.pile_frozen
-            or (self.rules.pile.frozen_for_unopened_side and not self.opened[team]),
+            pile_frozen=self._frozen_for(team),
             stopped=self._top_stops(self.team_of[self.current]),
             stock_size=len(self.stock),
             scores=tuple(self.scores),
@@ -575,10 +602,22 @@ class State:
                         yield LayOff(WILD_RANK, tuple(wilds))
                     else:
                         yield Meld(tuple(wilds))
+            b = hand[8] + hand[11]
             if mr.black_three_meld_going_out:
-                b = hand[8] + hand[11]
-                for k in range(mr.min_cards, b + 1):
-                    yield Meld(tuple(self._pick(hand, BLACK_THREES, k)))
+                with_wilds = mr.black_three_meld_wilds
+                for k in range(mr.min_naturals if with_wilds else mr.min_cards, b + 1):
+                    blacks = self._pick(hand, BLACK_THREES, k)
+                    for wilds in (self._wild_choices(hand, mr.max_wilds) if with_wilds else [[]]):
+                        if k + len(wilds) >= mr.min_cards:
+                            yield Meld(tuple(blacks + wilds))
+            if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
+                yield Meld(tuple(self._pick(hand, BLACK_THREES, mr.black_threes_out_of_play)))
+            if mr.real_canasta:
+                yield from self._sequence_candidates(hand)
+            if self.rules.red_threes.may_keep_as_stop:
+                for code in (9, 10):
+                    if hand[code]:
+                        yield Meld((code,))
         if self.rules.going_out.ask_partner:
             yield AskPartner()
         yield Retract()
@@ -586,6 +625,27 @@ class State:
         for code in range(NUM_CODES):
             if hand[code]:
                 yield Discard(code)
+
+    def _sequence_candidates(self, hand: list[int]) -> Iterator[Meld]:
+        """Sequence canastas in hand (``melds.real_canasta``): runs of one suit, ace high."""
+        size = self.rules.melds.canasta_size
+        for suit in range(4):
+            for high in range(14, 3 + size, -1):
+                ranks = [1 if v == 14 else v for v in range(high, high - size, -1)]
+                codes = [(r - 1) * 4 + suit for r in ranks]
+                if all(hand[c] for c in codes):
+                    yield Meld(tuple(codes))
+
+    def _meld_key(self, team: int, cards: Sequence[int]) -> int:
+        """Where a new meld of ``cards`` goes in the side's melds: its rank, ``WILD_RANK``, or
+        a fresh key from ``SEQUENCE_KEY`` for a sequence canasta."""
+        ranks = {_RANK[c] for c in cards if not _IS_WILD[c]}
+        if len(ranks) > 1:
+            key = SEQUENCE_KEY
+            while key in self.melds[team]:
+                key += 1
+            return key
+        return ranks.pop() if ranks else WILD_RANK
 
     # -- checking ------------------------------------------------------------------------------
     def check(self, action: Action) -> str | None:
@@ -671,6 +731,8 @@ class State:
         mr = self.rules.melds
         wilds = sum(1 for c in cards if _IS_WILD[c])
         naturals = len(cards) - wilds
+        if rank >= SEQUENCE_KEY:
+            return None  # checked whole by is_sequence when laid; closed afterwards
         if rank == WILD_RANK:
             if not mr.wild_melds:
                 return IllegalActionError("melds.wild_melds",
@@ -688,10 +750,16 @@ class State:
                                       f"a meld needs at least {mr.min_cards} cards "
                                       "(seed 002: \"almeno tre carte\")")
         if rank == 3:
-            if wilds:
+            if not wilds:
+                return None
+            if not mr.black_three_meld_wilds:
                 return IllegalActionError("melds.black_three_meld_going_out",
-                                          "a meld of black threes takes no wild cards")
-            return None
+                                          "a meld of black threes takes no wild cards "
+                                          "[melds.black_three_meld_wilds]")
+            if len(cards) >= mr.canasta_size:
+                return IllegalActionError("melds.black_three_meld_wilds",
+                                          "a mixed canasta of black threes is never allowed "
+                                          "(seed 002: \"non è comunque mai concesso\")")
         if naturals < mr.min_naturals:
             return IllegalActionError("melds.min_naturals",
                                       f"a meld needs at least {mr.min_naturals} natural cards "
@@ -751,13 +819,25 @@ class State:
         wild = len(cards) - nat
         existing = self.melds[team].get(rank)
         final = (existing or []) + [top] + list(cards)
-        frozen = self.pile_frozen or (r.pile.frozen_for_unopened_side and not self.opened[team])
+        frozen = self._frozen_for(team)
         unfrozen_ok = (
             nat >= r.pile.unfrozen_naturals
             or (r.pile.unfrozen_wild_may_substitute and nat >= 1 and wild >= 1
                 and nat + 1 >= r.pile.unfrozen_naturals)
         )
-        if frozen and r.pile.frozen_requires_canasta:
+        top_only = self._top_card_only(team, cards)
+        if top_only:
+            # An opening with the discard takes the top card only, whatever the freeze (S004).
+            if not cards or not unfrozen_ok:
+                return IllegalActionError("pile.opening_take_top_card_only",
+                                          "opening with the discard needs "
+                                          f"{r.pile.unfrozen_naturals} natural "
+                                          f"{rank_text(rank)}s"
+                                          + (" (or one and a wild card)"
+                                             if r.pile.unfrozen_wild_may_substitute else "")
+                                          + " from your hand (seed 004: \"plus alte 2 carti "
+                                          "naturale\")")
+        elif frozen and r.pile.frozen_requires_canasta:
             if not cards or not unfrozen_ok or len(final) < r.melds.canasta_size:
                 return IllegalActionError("pile.frozen_requires_canasta",
                                           "the pile is frozen: it can be taken only to complete a "
@@ -797,7 +877,7 @@ class State:
             return err
         opened = self.opened[team]
         if not opened:
-            need = self.opening_minimum(team)
+            need = r.opening_minimum(self.scores[team])
             if need in r.opening.naturals_only_at and wild:
                 return IllegalActionError("opening.naturals_only_at",
                                           f"an opening of {need} uses natural cards only "
@@ -806,7 +886,7 @@ class State:
         pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
         opens_now = opened or pts >= self.opening_minimum(team) or (
             r.opening.canasta_always_opens and len(final) >= r.melds.canasta_size)
-        gets_pile = opens_now and not (not opened and r.pile.opening_take_top_card_only)
+        gets_pile = opens_now and not top_only
         after = (self.hand_size[seat] - len(cards)
                  + min(r.turn.draw_with_pile, len(self.stock))
                  + (len(self.pile) - 1 + len(self.surprise) if gets_pile else 0))
@@ -821,6 +901,19 @@ class State:
                 return IllegalActionError("going out",
                                           "after this take you could neither discard nor go out")
         return None
+
+    def _top_card_only(self, team: int, cards: Sequence[int]) -> bool:
+        """Does taking the pile with ``cards`` give ``team`` only its top card (an opening with
+        the discard, ``pile.opening_take_top_card_only``)? A frozen-pile capture that
+        completes a canasta takes the whole pile."""
+        r = self.rules
+        if self.opened[team] or not r.pile.opening_take_top_card_only:
+            return False
+        if r.pile.frozen_requires_canasta and cards and self._frozen_for(team):
+            meld = self.melds[team].get(_RANK[self.pile[-1]])
+            if (len(meld) if meld else 0) + 1 + len(cards) >= r.melds.canasta_size:
+                return False
+        return True
 
     def _check_end_hand(self) -> IllegalActionError | None:
         if self.stock:
@@ -843,13 +936,26 @@ class State:
         if not self._has(seat, cards):
             self._fail("cards", "you do not hold those cards")
         if any(c in _RED3 for c in cards):
+            if r.red_threes.may_keep_as_stop and target is None and all(
+                c in _RED3 for c in cards
+            ):
+                self._check_declare(seat, cards)
+                return
             self._fail("red threes", "red threes are never melded")
         naturals = [c for c in cards if not _IS_WILD[c]]
         ranks = {_RANK[c] for c in naturals}
+        if target is not None and target >= SEQUENCE_KEY:
+            self._fail("melds.real_canasta", "a sequence canasta takes no more cards")
         if len(ranks) > 1:
-            self._fail("melds", "a meld is of one rank only (seed 002: \"non sono concesse "
-                                "combinazioni di carte in scala\")")
-        rank = ranks.pop() if ranks else WILD_RANK
+            if not (r.melds.real_canasta and target is None
+                    and is_sequence(cards, r.melds.canasta_size)):
+                self._fail("melds", "a meld is of one rank only (seed 002: \"non sono concesse "
+                                    "combinazioni di carte in scala\")"
+                           + ("; a sequence canasta is seven naturals of one suit in a run"
+                              if r.melds.real_canasta else ""))
+            rank = self._meld_key(team, cards)
+        else:
+            rank = ranks.pop() if ranks else WILD_RANK
         if target is not None and target != rank and not (rank == WILD_RANK and target):
             self._fail("melds", f"those cards do not go on the meld of {rank_text(target)}")
         if target is not None:
@@ -863,20 +969,34 @@ class State:
                        f"(`lay-off {rank_text(rank)} ...`)")
         if target is not None and existing is None:
             self._fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
-        if rank == 3 and not r.melds.black_three_meld_going_out:
-            self._fail("melds.black_three_meld_going_out", "black threes are never melded")
+        out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
+                       and len(cards) == r.melds.black_threes_out_of_play)
+        if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
+            self._fail("melds.black_three_meld_going_out",
+                       "black threes are never melded"
+                       + (f" (they leave play only as a group of "
+                          f"{r.melds.black_threes_out_of_play})"
+                          if r.melds.black_threes_out_of_play else ""))
         final = (existing or []) + list(cards)
         err = self._meld_error(rank, final, cards, team)
         if err:
             raise err
         opened = self.opened[team]
         if not opened:
-            need = self.opening_minimum(team)
+            need = r.opening_minimum(self.scores[team])
             if need in r.opening.naturals_only_at and any(_IS_WILD[c] for c in cards):
                 self._fail("opening.naturals_only_at",
                            f"an opening of {need} uses natural cards only (seed 000: \"Per la "
                            "discesa a 50 punti si richiedono solo combinazioni con carte "
                            "naturali\")")
+            if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
+                    and self.took_pile and self._mattoni_blocked(team)):
+                self._fail("opening.joker_meld_blocks_mattoni",
+                           "an opponent put a joker down within the last round: you may not "
+                           "open with jokers (\"mattoni\") in the turn you take the pile (seed "
+                           "000: \"impedisce per un giro ai giocatori avversari di fare "
+                           "l'apertura di mattoni e contemporaneamente impossessarsi del "
+                           "pozzo\")")
         if self.answer is True and self._must_check:
             probe = self.clone()
             probe._must_check = False
@@ -885,7 +1005,7 @@ class State:
                 self._fail("going_out.ask_partner",
                            "your partner said yes: you must go out, and this meld would stop you")
         after = self.hand_size[seat] - len(cards)
-        if rank == 3 and after > 1:
+        if rank == 3 and after > 1 and not out_of_play:
             self._fail("melds.black_three_meld_going_out",
                        "black threes are melded only when going out (seed 002: \"In sede di "
                        "chiusura\")")
@@ -905,6 +1025,21 @@ class State:
             if not probe.is_over and not probe._has_any_action():
                 self._fail("going out",
                            "you may not meld down to one card when you cannot then go out")
+
+    def _check_declare(self, seat: int, cards: Sequence[int]) -> None:
+        """Declaring kept red threes (``red_threes.may_keep_as_stop``): each is laid out and
+        replaced from the stock."""
+        after = self.hand_size[seat] - len(cards) + min(len(cards), len(self.stock))
+        if after == 0:
+            self._fail("red_threes.may_keep_as_stop",
+                       "you may not declare your last card: discard it")
+        if after == 1 and self._must_check:
+            probe = self.clone()
+            probe._must_check = False
+            probe._do_declare(seat, tuple(cards))
+            if not probe.is_over and not probe._has_any_action():
+                self._fail("going out",
+                           "you may not declare down to one card when you cannot then go out")
 
     def _check_discard(self, seat: int, card: int) -> None:
         r = self.rules
@@ -981,6 +1116,10 @@ class State:
             if discard in _BLACK3 and not g.final_discard_may_be_black_three:
                 return IllegalActionError("going_out.final_discard_may_be_black_three",
                                           "the last discard may not be a black three")
+            if discard in _RED3 and not g.final_discard_may_be_black_three:
+                return IllegalActionError("going_out.final_discard_may_be_black_three",
+                                          "a red three kept as a stop card is not a last discard, "
+                                          "like a black three")
         size = r.melds.canasta_size
         melds = {k: list(v) for k, v in self.melds[team].items()}
         if final_meld is not None:
@@ -1002,6 +1141,14 @@ class State:
                                           "your side needs a natural and a mixed canasta to go "
                                           "out (seed 000: \"almeno una canasta pura ed una "
                                           "impura\")")
+        if g.natural_canastas_required:
+            pure = sum(1 for k, m in melds.items()
+                       if len(m) >= size and k != WILD_RANK and not any(_IS_WILD[c] for c in m))
+            if pure < g.natural_canastas_required:
+                return IllegalActionError("going_out.natural_canastas_required",
+                                          f"your side needs {g.natural_canastas_required} natural "
+                                          "canastas to go out (seed 000 variant: \"almeno due "
+                                          "canaste pure\")")
         if r.melds.unfinished_wild_meld_restricts:
             wm = melds.get(WILD_RANK)
             if wm is not None and len(wm) < size:
@@ -1048,9 +1195,11 @@ class State:
         elif isinstance(action, TakePile):
             self._do_take(seat, action.cards)
         elif isinstance(action, Meld):
-            naturals = [c for c in action.cards if not _IS_WILD[c]]
-            rank = _RANK[naturals[0]] if naturals else WILD_RANK
-            self._do_meld(seat, action.cards, rank)
+            if action.cards and all(c in _RED3 for c in action.cards):
+                self._do_declare(seat, action.cards)
+            else:
+                self._do_meld(seat, action.cards,
+                              self._meld_key(self.team_of[seat], action.cards))
         elif isinstance(action, LayOff):
             self._do_meld(seat, action.cards, action.rank)
         elif isinstance(action, Discard):
@@ -1074,7 +1223,7 @@ class State:
         """Draw a card into ``seat``'s hand, laying out red threes; False when the hand ended."""
         while True:
             card = self.stock.pop()
-            if card in _RED3:
+            if card in _RED3 and not self.rules.red_threes.may_keep_as_stop:
                 team = self.team_of[seat]
                 self.red_threes[team].append(card)
                 self.log.append(f"seat {seat} draws and lays out the red three {card_text(card)}")
@@ -1111,6 +1260,7 @@ class State:
         r = self.rules
         team = self.team_of[seat]
         opened = self.opened[team]
+        top_only = self._top_card_only(team, cards)
         if not opened:
             self._start_provisional()
         top = self.pile.pop()
@@ -1122,15 +1272,17 @@ class State:
         meld = self.melds[team].setdefault(rank, [])
         meld.append(top)
         meld.extend(cards)
+        if JOKER in cards:
+            self.joker_turn[team] = self.turn
         self.took_pile = True
         rest = self.pile
         self.pile = []
-        self.pile_frozen = False
         if r.opening.capture_cards_count and not opened:
             self.opening_points += POINTS[top] + sum(POINTS[c] for c in cards)
-        if not opened and r.pile.opening_take_top_card_only:
-            self.pile = rest
+        if top_only:
+            self.pile = rest  # still frozen if it was: its freezing cards are still in it
         else:
+            self.pile_frozen = False
             self.pending_pile = rest + self.surprise
             self.surprise = []
         for _ in range(r.turn.draw_with_pile):
@@ -1175,8 +1327,20 @@ class State:
         team = self.team_of[seat]
         hand = self.hands[seat]
         opened = self.opened[team]
+        if rank == 3 and self.rules.melds.black_threes_out_of_play:
+            # Out of play, not a meld: no part of an opening (S004 "se scoate din joc").
+            for c in cards:
+                hand[c] -= 1
+            self.hand_size[seat] -= len(cards)
+            self.melds[team].setdefault(rank, []).extend(cards)
+            self.log.append(f"seat {seat} puts {len(cards)} black threes out of play")
+            if self.hand_size[seat] == 0:
+                self._go_out(seat)
+            return
         if not opened:
             self._start_provisional()
+        if JOKER in cards:
+            self.joker_turn[team] = self.turn
         for c in cards:
             hand[c] -= 1
         self.hand_size[seat] -= len(cards)
@@ -1188,11 +1352,26 @@ class State:
         if self.hand_size[seat] == 0:
             self._go_out(seat)
 
+    def _do_declare(self, seat: int, cards: tuple[int, ...]) -> None:
+        """Lay out kept red threes and replace each from the stock."""
+        team = self.team_of[seat]
+        for c in cards:
+            self.hands[seat][c] -= 1
+            self.hand_size[seat] -= 1
+            self.red_threes[team].append(c)
+            self.log.append(f"seat {seat} declares the red three {card_text(c)}")
+        for _ in cards:
+            if not self.stock or not self._draw_one(seat):
+                break
+
     def _do_discard(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
         self.hand_size[seat] -= 1
         self.pile.append(card)
-        if _IS_WILD[card] and self.rules.pile.wild_discard_freezes:
+        p = self.rules.pile
+        if (_IS_WILD[card] and p.wild_discard_freezes) or (
+            card in _BLACK3 and p.black_three_discard_freezes
+        ):
             self.pile_frozen = True
         if self.hand_size[seat] == 0:
             self._go_out(seat)

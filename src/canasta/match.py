@@ -113,7 +113,7 @@ class Match:
 
     def _decide_winner(self, state: State) -> int | None:
         end = self.rules.end
-        target = end.target
+        target = self.rules.target(self.players)
         if end.exact_target:
             reached = [t for t, s in enumerate(self.scores) if s == target]
         else:

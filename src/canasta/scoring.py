@@ -14,9 +14,9 @@ for a side that has melded nothing).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .cards import POINTS, is_black_three, is_wild, rank_of
+from .cards import POINTS, is_black_three, is_natural, is_red_three, is_wild, rank_of, suit_of
 from .rules import Rules
 
 
@@ -79,6 +79,18 @@ class CanastaKind:
     wild: bool
 
 
+def is_sequence(cards: Sequence[int], size: int) -> bool:
+    """Are ``cards`` a natural run of ``size`` cards of one suit, ace high and 4 lowest (seed
+    003, Canastra Real: "una sequenza naturale di sette carte tutte dello stesso seme
+    (A-K-Q-J-10-9-8, per esempio)")?"""
+    if len(cards) != size or not all(is_natural(c) for c in cards):
+        return False
+    if len({suit_of(c) for c in cards}) != 1:
+        return False
+    values = sorted(14 if rank_of(c) == 1 else rank_of(c) for c in cards)
+    return values == list(range(values[0], values[0] + size))
+
+
 def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
     """The canasta kind of a meld, or None when it is not a canasta (fewer than
     ``rules.melds.canasta_size`` cards).
@@ -88,6 +100,8 @@ def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
     """
     if len(cards) < rules.melds.canasta_size:
         return None
+    if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
+        return CanastaKind("sequence canasta (canastra real)", True, False)
     wilds = sum(1 for c in cards if is_wild(c))
     if wilds == len(cards):
         jokers = sum(1 for c in cards if rank_of(c) == 0)
@@ -109,6 +123,8 @@ def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:
     if kind is None:
         return 0
     s = rules.scoring
+    if kind.label.startswith("sequence"):
+        return s.real_canasta or s.natural_canasta
     if kind.wild:
         if kind.label == "wild canasta of deuces":
             return s.wild_canasta_deuces or s.wild_canasta_mixed
@@ -139,6 +155,12 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
     cards left in hand (one row per player), black threes in hand, penalties.
     """
     items: list[tuple[str, int]] = []
+    out_of_play = [m for m in hand.melds if m and rules.melds.black_threes_out_of_play
+                   and all(is_black_three(c) for c in m)]
+    if out_of_play:
+        # Seed 004: "3 negru se scoate din joc numai in formatie de 4": they score nothing.
+        items.append((f"Black threes out of play ({sum(len(m) for m in out_of_play)})", 0))
+        hand = replace(hand, melds=tuple(m for m in hand.melds if m not in out_of_play))
     kinds = [(m, classify_meld(m, rules)) for m in hand.melds]
     canastas = [(m, k) for m, k in kinds if k is not None]
     for m, k in canastas:
@@ -166,6 +188,8 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
         factor = 1
         if sign == "no_meld" and not melded_any:
             factor = -1
+        elif sign == "no_canasta" and not canastas:
+            factor = -1
         elif sign == "canasta_matrix":
             if has_natural and has_mixed:
                 factor = 1
@@ -176,9 +200,13 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
             else:
                 factor = -2
         items.append((f"Red threes ({hand.red_threes})", factor * value))
-    if hand.red_threes_in_hand:
-        items.append((f"Red threes left in hand ({hand.red_threes_in_hand})",
-                      -rules.red_threes.in_hand_penalty * hand.red_threes_in_hand))
+    # Red threes still in a hand (kept as stop cards, S000 variant, or not declared) cost the
+    # in-hand penalty instead of their card points (S000 "costa 500 punti negativi").
+    reds_in_hand = hand.red_threes_in_hand + sum(
+        1 for cards in hand.hands for c in cards if is_red_three(c))
+    if reds_in_hand:
+        items.append((f"Red threes left in hand ({reds_in_hand})",
+                      -rules.red_threes.in_hand_penalty * reds_in_hand))
 
     if hand.went_out:
         g = rules.going_out
@@ -194,23 +222,33 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
         items.append(("Melded cards", melded_points))
 
     multiplier = s.unopened_hand_multiplier if not melded_any else 1
+    side_blacks = 0
     for i, cards in enumerate(hand.hands):
         blacks = [c for c in cards if is_black_three(c)] if s.black_three_in_hand else []
-        pts = sum(POINTS[c] for c in cards if c not in blacks)
+        side_blacks += len(blacks)
+        counted = [c for c in cards
+                   if not is_red_three(c) and not (blacks and is_black_three(c))]
+        pts = sum(POINTS[c] for c in counted)
         label = f"Cards left in hand, player {i + 1}"
         if multiplier != 1:
             label += f" (x{multiplier}, side had not opened)"
         items.append((label, -pts * multiplier))
-        if blacks:
-            if len(blacks) == 4 and s.all_black_threes_in_hand:
-                items.append((f"Four black threes in hand, player {i + 1}",
-                              -s.all_black_threes_in_hand))
-            else:
-                items.append((f"Black threes in hand ({len(blacks)}), player {i + 1}",
-                              -s.black_three_in_hand * len(blacks)))
+    if side_blacks:
+        # Seed 004: "3 de negru in mana -100", "toate 4 cartile de 3 negru -1600".
+        if side_blacks == 4 and s.all_black_threes_in_hand:
+            items.append(("All four black threes in hand", -s.all_black_threes_in_hand))
+        else:
+            items.append((f"Black threes in hand ({side_blacks})",
+                          -s.black_three_in_hand * side_blacks))
     for name, pts in hand.penalties:
         items.append((f"Penalty: {name}", pts))
     total = sum(p for _, p in items)
+    end = rules.end
+    if end.exact_target and end.overshoot == "reverts" and hand.score_before + total > end.target:
+        # Seed 003, Sujo: "se lo supera, torna alla soglia precedente".
+        items.append(("Past the exact target (Sujo): back to the score before the hand",
+                      -total))
+        total = 0
     return ScoreSheet(team, tuple(items), total, hand.score_before)
 
 
