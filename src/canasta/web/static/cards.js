@@ -1,0 +1,73 @@
+// Cards as DOM elements, and the card keys the rules treat as interchangeable.
+"use strict";
+
+const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const RANK_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "JK"];
+
+function parseCard(text) {
+  if (text === "JK") return { rank: "JK", suit: "", red: false, wild: true };
+  const rank = text.slice(0, -1);
+  const suit = text.slice(-1);
+  return { rank, suit, red: suit === "h" || suit === "d", wild: rank === "2" };
+}
+
+// Cards of one rank are interchangeable for the rules (deuces too); jokers differ.
+function cardKey(text) {
+  return text === "JK" ? "JK" : text.slice(0, -1);
+}
+
+function signature(cards) {
+  return cards.map(cardKey).sort().join(" ");
+}
+
+function rankIndex(rank) {
+  const i = RANK_ORDER.indexOf(rank);
+  return i < 0 ? 99 : i;
+}
+
+// Display groups: naturals from ace down to four, black threes, then wild cards.
+function groupHand(cards) {
+  const groups = new Map();
+  cards.forEach((text, index) => {
+    const c = parseCard(text);
+    const key = c.wild ? "W" : c.rank;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ text, index, card: c });
+  });
+  const order = (k) => (k === "W" ? 100 : rankIndex(k));
+  const out = [...groups.entries()].sort((a, b) => order(a[0]) - order(b[0]));
+  for (const [, items] of out) {
+    items.sort((a, b) => rankIndex(a.card.rank) - rankIndex(b.card.rank) || (a.card.suit < b.card.suit ? -1 : 1));
+  }
+  return out;
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+function cardEl(text, extra) {
+  const c = parseCard(text);
+  const e = el("div", "card" + (c.red ? " red" : "") + (c.wild ? " wild" : "") + (c.rank === "JK" ? " joker" : "") + (extra ? " " + extra : ""));
+  e.dataset.card = text;
+  e.setAttribute("role", "img");
+  e.setAttribute("aria-label", text);
+  if (c.rank === "JK") {
+    e.appendChild(el("span", "corner", "JK"));
+    e.appendChild(el("span", "pip", "\u2605"));
+  } else {
+    const corner = el("span", "corner");
+    corner.appendChild(el("span", "rank", c.rank));
+    corner.appendChild(el("span", "suit", SUIT_SYMBOL[c.suit]));
+    e.appendChild(corner);
+    e.appendChild(el("span", "pip", SUIT_SYMBOL[c.suit]));
+  }
+  return e;
+}
+
+function backEl(extra) {
+  return el("div", "card back" + (extra ? " " + extra : ""));
+}

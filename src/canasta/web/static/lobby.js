@@ -1,0 +1,201 @@
+// The lobby: choose a variant, house rules and who sits where; create the table and hand
+// out the invitation links (kept in this browser's localStorage).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let VARIANTS = [];
+let BOTS = [];
+
+async function load() {
+  const res = await fetch("/api/variants");
+  const data = await res.json();
+  VARIANTS = data.variants;
+  BOTS = data.bots;
+  const sel = $("variant");
+  sel.replaceChildren();
+  VARIANTS.forEach((v) => {
+    const o = el("option", null, v.name.replace(/_/g, " "));
+    o.value = v.name;
+    sel.appendChild(o);
+  });
+  onVariant();
+  renderRecent();
+}
+
+function variant() {
+  return VARIANTS.find((v) => v.name === $("variant").value) || VARIANTS[0];
+}
+
+function onVariant() {
+  const v = variant();
+  const players = $("players");
+  const keep = Number(players.value) || 4;
+  players.replaceChildren();
+  v.players.forEach((n) => {
+    const o = el("option", null, String(n));
+    o.value = String(n);
+    players.appendChild(o);
+  });
+  players.value = String(v.players.includes(keep) ? keep : v.players.includes(4) ? 4 : v.players[0]);
+  const opts = $("options");
+  opts.replaceChildren();
+  v.options.forEach((o) => {
+    const label = el("label", "option");
+    label.title = o.description;
+    label.appendChild(el("span", null, o.name.replace(/_/g, " ")));
+    const s = el("select");
+    s.name = "opt:" + o.name;
+    o.choices.forEach((c) => {
+      const opt = el("option", null, c);
+      opt.value = c;
+      s.appendChild(opt);
+    });
+    s.value = o.default;
+    label.appendChild(s);
+    label.appendChild(el("small", null, o.description));
+    opts.appendChild(label);
+  });
+  $("options-box").classList.toggle("hidden", !v.options.length);
+  onPlayers();
+}
+
+function onPlayers() {
+  const n = Number($("players").value);
+  $("team-size-box").classList.toggle("hidden", n !== 6);
+  const rows = $("seat-rows");
+  const old = [...rows.querySelectorAll(".seat-row")].map((r) => ({
+    name: r.querySelector("input").value,
+    type: r.querySelector(".type").value,
+    level: r.querySelector(".level").value,
+  }));
+  rows.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const prev = old[i] || { name: i === 0 ? t("you_default") : "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
+    const row = el("div", "seat-row");
+    row.appendChild(el("span", "seat-no", t("seat_n", { n: i + 1 })));
+    const name = el("input");
+    name.placeholder = t("name");
+    name.maxLength = 24;
+    name.value = prev.name;
+    name.setAttribute("aria-label", t("name"));
+    row.appendChild(name);
+    const type = el("select", "type");
+    [["human", t("person")], ["bot", t("bot")]].forEach(([v, label]) => {
+      const o = el("option", null, label);
+      o.value = v;
+      type.appendChild(o);
+    });
+    type.value = prev.type;
+    row.appendChild(type);
+    const level = el("select", "level");
+    BOTS.forEach((b) => {
+      const o = el("option", null, t("level_" + b));
+      o.value = b;
+      level.appendChild(o);
+    });
+    level.value = prev.level;
+    row.appendChild(level);
+    const sync = () => level.classList.toggle("invisible", type.value !== "bot");
+    type.addEventListener("change", sync);
+    sync();
+    rows.appendChild(row);
+  }
+}
+
+async function onSubmit(ev) {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const n = Number($("players").value);
+  const options = {};
+  document.querySelectorAll("#options select").forEach((s) => { options[s.name.slice(4)] = s.value; });
+  const seats = [...document.querySelectorAll(".seat-row")].map((r) => ({
+    type: r.querySelector(".type").value,
+    level: r.querySelector(".level").value,
+    name: r.querySelector("input").value.trim(),
+  }));
+  const body = { variant: $("variant").value, players: n, options, seats };
+  if (n === 6) body.team_size = Number($("team-size").value);
+  $("create-btn").disabled = true;
+  try {
+    const res = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const data = await res.json();
+    if (!res.ok) {
+      $("create-error").textContent = data.message || res.statusText;
+      return;
+    }
+    showCreated(data, body);
+  } finally {
+    $("create-btn").disabled = false;
+  }
+}
+
+function saveTable(data, body) {
+  const all = JSON.parse(localStorage.getItem("canasta.tables") || "{}");
+  all[data.table] = {
+    variant: body.variant,
+    created: new Date().toISOString(),
+    links: data.seats.filter((s) => s.path).map((s) => ({ seat: s.seat, name: s.name, path: s.path })),
+  };
+  localStorage.setItem("canasta.tables", JSON.stringify(all));
+}
+
+function showCreated(data, body) {
+  saveTable(data, body);
+  const box = $("links");
+  box.replaceChildren();
+  data.seats.filter((s) => s.path).forEach((s) => box.appendChild(linkRow(`${t("seat_n", { n: s.seat + 1 })} \u00b7 ${s.name}`, location.origin + s.path)));
+  box.appendChild(linkRow(t("spectator_link"), location.origin + data.spectator.path));
+  const first = data.seats.find((s) => s.path);
+  const sit = $("sit");
+  sit.href = first.path;
+  sit.textContent = t("sit_down", { name: first.name });
+  $("created").classList.remove("hidden");
+  $("created").scrollIntoView({ behavior: "smooth" });
+  renderRecent();
+}
+
+function linkRow(label, url) {
+  const row = el("div", "link-row");
+  row.appendChild(el("span", "link-label", label));
+  const input = el("input", "link");
+  input.value = url;
+  input.readOnly = true;
+  row.appendChild(input);
+  const copy = el("button", "btn small secondary", t("copy"));
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
+    copy.textContent = t("copied");
+  });
+  row.appendChild(copy);
+  const open = el("a", "btn small secondary", t("open"));
+  open.href = url;
+  open.target = "_blank";
+  open.rel = "noopener";
+  row.appendChild(open);
+  return row;
+}
+
+function renderRecent() {
+  const list = $("recent");
+  list.replaceChildren();
+  const all = JSON.parse(localStorage.getItem("canasta.tables") || "{}");
+  const entries = Object.entries(all).sort((a, b) => (a[1].created < b[1].created ? 1 : -1)).slice(0, 10);
+  if (!entries.length) list.appendChild(el("li", "none", t("no_tables")));
+  entries.forEach(([id, info]) => {
+    const li = el("li");
+    const a = el("a", null, `${info.variant.replace(/_/g, " ")} \u00b7 ${new Date(info.created).toLocaleString(LANG)}`);
+    a.href = info.links.length ? info.links[0].path : `/t/${id}`;
+    li.appendChild(a);
+    list.appendChild(li);
+  });
+}
+
+$("variant").addEventListener("change", onVariant);
+$("players").addEventListener("change", onPlayers);
+$("create").addEventListener("submit", onSubmit);
+window.addEventListener("langchange", () => { if (VARIANTS.length) { onPlayers(); renderRecent(); } });
+initLangSwitch();
+load();

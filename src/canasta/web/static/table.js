@@ -1,0 +1,580 @@
+// The table page: one WebSocket, the seat's view rendered as a card table, moves sent with
+// the version they were made against. The server checks everything; this page only offers
+// the moves the server listed as legal.
+"use strict";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const hashParams = new URLSearchParams(location.hash.slice(1));
+const token = hashParams.get("seat") || null;
+
+let S = null;            // the last state message
+let ws = null;
+let retry = 0;
+let selected = new Set(); // indexes into S.view.hand
+let handKey = "";
+let dismissedSheet = -1;
+let lastLogLength = 0;
+let fatal = null;
+
+const $ = (id) => document.getElementById(id);
+
+// -- connection -------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}`);
+  setConn("connecting");
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token }));
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === "state") {
+      setConn("online");
+      onState(msg);
+    } else if (msg.type === "error") {
+      onError(msg);
+    }
+  };
+  ws.onclose = (ev) => {
+    if (ev.code === 4403 || ev.code === 4404) {
+      fatal = ev.code === 4404 ? t("unknown_table") : t("bad_token");
+      setConn("offline");
+      showFatal();
+      return;
+    }
+    setConn("reconnecting");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 400 * 2 ** retry);
+  };
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function act(action) {
+  send({ type: "action", version: S.version, action });
+  document.body.classList.add("busy");
+}
+
+function setConn(kind) {
+  const c = $("conn");
+  c.className = "conn " + kind;
+  c.title = kind === "online" ? t("connected") : kind === "reconnecting" ? t("reconnecting") : "";
+  c.textContent = kind === "reconnecting" ? t("reconnecting") : "";
+}
+
+function onError(msg) {
+  document.body.classList.remove("busy");
+  let text;
+  if (msg.code === "stale") text = t("err_stale");
+  else if (msg.code === "not-your-turn") text = t("err_not_your_turn");
+  else if (msg.code === "illegal") text = t("err_illegal", { msg: msg.message });
+  else text = t("err_generic", { msg: msg.message });
+  toast(text);
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
+}
+
+function showFatal() {
+  $("status").textContent = fatal;
+  $("status").classList.add("fatal");
+}
+
+// -- state ------------------------------------------------------------------------------
+function onState(msg) {
+  document.body.classList.remove("busy");
+  const key = msg.hand_number + ":" + (msg.view.hand || []).join(",");
+  if (key !== handKey) {
+    selected = new Set();
+    handKey = key;
+  }
+  if (S && S.hand_number !== msg.hand_number) lastLogLength = 0;
+  S = msg;
+  render();
+}
+
+const V = () => S.view;
+const me = () => S.you;
+const isActor = () => S.you !== null && V().actor === S.you && V().phase !== "over";
+const myTeam = () => (S.you === null ? null : S.seats[S.you].team);
+
+function seatName(i) {
+  const s = S.seats[i];
+  return s ? s.name : "?";
+}
+
+function teamLabel(t_) {
+  if (t_ === myTeam()) return t("your_side");
+  const names = V().teams[t_].map(seatName);
+  return names.join(" & ");
+}
+
+function publicText(text) {
+  return text
+    .replace(/\bseat (\d+)\b/g, (_, n) => seatName(Number(n)))
+    .replace(/\bteam (\d+)\b/g, (_, n) => teamLabel(Number(n)));
+}
+
+// -- rendering --------------------------------------------------------------------------
+function render() {
+  if (!S) return;
+  document.title = `Canasta · ${S.variant}`;
+  // state for scripts and tests driving the page
+  document.body.dataset.version = String(S.version);
+  document.body.dataset.phase = V().phase;
+  document.body.dataset.myTurn = isActor() ? "yes" : "no";
+  renderTop();
+  renderSeats();
+  renderTeams();
+  renderCenter();
+  renderHand();
+  renderActions();
+  renderLog();
+  renderHistory();
+  renderSeatAdmin();
+  renderSheet();
+}
+
+function renderTop() {
+  $("variant").textContent = S.variant.replace(/_/g, " ");
+  $("hand-no").textContent = t("hand_n", { n: S.hand_number + 1 });
+  const board = $("scoreboard");
+  board.replaceChildren();
+  S.match.scores.forEach((score, i) => {
+    const item = el("span", "score team-" + i + (i === myTeam() ? " mine" : ""));
+    item.appendChild(el("span", "who", teamLabel(i)));
+    item.appendChild(el("b", null, String(score)));
+    board.appendChild(item);
+  });
+  if (S.match.target) board.appendChild(el("span", "target", t("to_target", { n: S.match.target })));
+}
+
+function renderSeats() {
+  const box = $("seats");
+  box.replaceChildren();
+  const n = S.players;
+  const start = S.you === null ? 0 : S.you;
+  for (let k = 0; k < n; k++) {
+    const i = (start + k) % n;
+    const seat = S.seats[i];
+    const chip = el("div", "seat team-" + seat.team);
+    if (i === V().actor && V().phase !== "over") chip.classList.add("acting");
+    if (i === S.you) chip.classList.add("me");
+    const top = el("div", "seat-top");
+    top.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
+    top.appendChild(el("span", "seat-name", seat.name));
+    chip.appendChild(top);
+    const info = el("div", "seat-info");
+    const backs = el("span", "mini-backs");
+    backs.appendChild(el("span", "mini-back"));
+    backs.appendChild(el("b", null, String(V().hand_sizes[i])));
+    info.appendChild(backs);
+    if (i === S.you) info.appendChild(el("span", "tag you", t("you")));
+    if (seat.controller === "bot") info.appendChild(el("span", "tag", `${t("bot")} · ${t("level_" + seat.level)}`));
+    if (i === S.dealer) info.appendChild(el("span", "tag", t("dealer")));
+    chip.appendChild(info);
+    chip.title = t("cards_n", { n: V().hand_sizes[i] });
+    box.appendChild(chip);
+  }
+}
+
+function meldEl(meld, team) {
+  const box = el("div", "meld" + (meld.canasta ? " canasta " + meld.canasta : ""));
+  box.dataset.rank = meld.rank;
+  const fan = el("div", "fan");
+  // a canasta is squared up with a red card on top when natural, a black one when mixed
+  let shown = meld.cards;
+  if (meld.canasta) {
+    const want = meld.canasta === "natural";
+    const top = meld.cards.find((c) => !parseCard(c).wild && parseCard(c).red === want) || meld.cards[0];
+    shown = [top];
+  }
+  shown.forEach((c) => fan.appendChild(cardEl(c, "small")));
+  box.appendChild(fan);
+  const label = el("div", "meld-label");
+  label.appendChild(el("b", "count", String(meld.count)));
+  if (meld.canasta) label.appendChild(el("span", "kind", t("canasta_" + meld.canasta)));
+  else if (meld.wilds) label.appendChild(el("span", "kind wilds", `${meld.wilds}\u00d7\u2605`));
+  box.appendChild(label);
+  if (team === myTeam()) {
+    box.addEventListener("click", () => layOffOnto(meld.rank));
+  }
+  return box;
+}
+
+function teamPanel(t_) {
+  const v = V();
+  const panel = el("div", "team team-" + t_ + (t_ === myTeam() ? " mine" : ""));
+  const head = el("div", "team-head");
+  head.appendChild(el("span", "team-name", teamLabel(t_)));
+  let opening;
+  if (v.opened[t_]) opening = el("span", "tag ok", t("opened"));
+  else if (v.team_of_current === t_ && v.opening_points > 0) {
+    opening = el("span", "tag warn", t("opening_progress", { p: v.opening_points, n: v.opening_minimum[t_] }));
+  } else opening = el("span", "tag", t("opening_needed", { n: v.opening_minimum[t_] }));
+  head.appendChild(opening);
+  if (v.red_threes[t_].length) {
+    const reds = el("span", "red-threes");
+    reds.title = t("red_threes");
+    v.red_threes[t_].forEach((c) => reds.appendChild(cardEl(c, "tiny")));
+    head.appendChild(reds);
+  }
+  panel.appendChild(head);
+  const melds = el("div", "melds");
+  if (!v.melds[t_].length) melds.appendChild(el("span", "none", t("no_melds")));
+  v.melds[t_].forEach((m) => melds.appendChild(meldEl(m, t_)));
+  panel.appendChild(melds);
+  return panel;
+}
+
+function renderTeams() {
+  const v = V();
+  v.team_of_current = S.seats[v.current].team;
+  const mine = $("my-team");
+  const other = $("other-teams");
+  mine.replaceChildren();
+  other.replaceChildren();
+  v.teams.forEach((_, t_) => {
+    if (t_ === myTeam()) mine.appendChild(teamPanel(t_));
+    else other.appendChild(teamPanel(t_));
+  });
+  mine.classList.toggle("hidden", myTeam() === null);
+}
+
+function renderCenter() {
+  const v = V();
+  const stock = $("stock-stack");
+  stock.replaceChildren();
+  if (v.stock_size) stock.appendChild(backEl());
+  else stock.appendChild(el("div", "card slot"));
+  stock.appendChild(el("span", "size", String(v.stock_size)));
+  const canDraw = isActor() && v.legal.some((a) => a.type === "draw");
+  $("stock").classList.toggle("clickable", canDraw);
+  $("stock").onclick = canDraw ? () => act({ type: "draw" }) : null;
+
+  const pile = $("pile-stack");
+  pile.replaceChildren();
+  if (v.pile_top) {
+    if (v.pile_size > 1) pile.appendChild(backEl("under"));
+    pile.appendChild(cardEl(v.pile_top, v.pile_frozen ? "top frozen-card" : "top"));
+  } else pile.appendChild(el("div", "card slot"));
+  pile.appendChild(el("span", "size", String(v.pile_size)));
+  const badges = $("pile-badges");
+  badges.replaceChildren();
+  if (v.pile_frozen) badges.appendChild(el("span", "badge frozen", "\u2744 " + t("frozen")));
+  if (v.stopped) badges.appendChild(el("span", "badge stopped", t("stopped")));
+  const take = takeAction();
+  $("pile").classList.toggle("clickable", !!take);
+  $("pile").onclick = take ? () => act(take) : null;
+}
+
+function selectedCards() {
+  const hand = V().hand || [];
+  return [...selected].sort((a, b) => a - b).map((i) => hand[i]);
+}
+
+function renderHand() {
+  const box = $("hand");
+  box.replaceChildren();
+  const hand = V().hand;
+  box.classList.toggle("hidden", !hand);
+  if (!hand) return;
+  for (const [, items] of groupHand(hand)) {
+    const g = el("div", "group");
+    for (const item of items) {
+      const c = cardEl(item.text, selected.has(item.index) ? "selected" : "");
+      c.tabIndex = 0;
+      c.setAttribute("role", "button");
+      c.setAttribute("aria-pressed", selected.has(item.index) ? "true" : "false");
+      const toggle = () => {
+        if (selected.has(item.index)) selected.delete(item.index);
+        else selected.add(item.index);
+        renderHand();
+        renderActions();
+        renderCenter();
+      };
+      c.addEventListener("click", toggle);
+      c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
+      g.appendChild(c);
+    }
+    box.appendChild(g);
+  }
+}
+
+function legalOf(type) {
+  return (V().legal || []).filter((a) => a.type === type);
+}
+
+function takeAction() {
+  if (!isActor() || V().phase !== "draw") return null;
+  const cards = selectedCards();
+  const sig = signature(cards);
+  const match = legalOf("take-pile").find((a) => signature(a.cards) === sig);
+  return match ? { type: "take-pile", cards } : null;
+}
+
+function layOffOnto(rank) {
+  if (!isActor() || V().phase !== "play") return;
+  const cards = selectedCards();
+  if (!cards.length) return;
+  const sig = signature(cards);
+  if (legalOf("lay-off").some((a) => a.rank === rank && signature(a.cards) === sig)) {
+    act({ type: "lay-off", rank, cards });
+  }
+}
+
+function button(label, cls, onClick, enabled = true, action = "") {
+  const b = el("button", "btn " + cls, label);
+  b.type = "button";
+  b.disabled = !enabled;
+  if (action) b.dataset.action = action;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function renderActions() {
+  const box = $("actions");
+  const status = $("status");
+  box.replaceChildren();
+  status.classList.remove("fatal");
+  if (fatal) { showFatal(); return; }
+  const v = V();
+  const cards = selectedCards();
+  const sig = signature(cards);
+  if (S.you === null) {
+    status.textContent = v.phase === "over" ? t("hand_over") : t("spectating");
+    return;
+  }
+  if (v.phase === "over") {
+    status.textContent = t("hand_over") + " \u2014 " + endReason();
+    box.appendChild(button(t("show_sheet"), "secondary", () => { dismissedSheet = -1; renderSheet(); }, true, "sheet"));
+    if (!S.match.over) box.appendChild(button(t("next_hand"), "primary", nextHand, true, "next-hand"));
+    return;
+  }
+  if (S.seats[S.you].controller === "bot") {
+    status.textContent = t("bot_plays_you");
+    box.appendChild(button(t("take_back"), "primary", () => send({ type: "take-back" }), true, "take-back"));
+    return;
+  }
+  if (!isActor()) {
+    status.textContent = v.phase === "answer" ? t("waiting_answer", { name: seatName(v.actor) }) : t("waiting_for", { name: seatName(v.actor) });
+    return;
+  }
+  if (v.phase === "answer") {
+    status.textContent = t("hint_answer", { name: seatName(v.current) });
+    box.appendChild(button(t("answer_yes"), "primary", () => act({ type: "answer", yes: true }), true, "answer-yes"));
+    box.appendChild(button(t("answer_no"), "secondary", () => act({ type: "answer", yes: false }), true, "answer-no"));
+    return;
+  }
+  if (v.phase === "draw") {
+    status.textContent = t("hint_draw");
+    if (legalOf("draw").length) box.appendChild(button(t("draw"), "primary", () => act({ type: "draw" }), true, "draw"));
+    if (legalOf("take-pile").length) {
+      const take = takeAction();
+      box.appendChild(button(t("take_pile"), "primary", () => take && act(take), !!take, "take-pile"));
+    }
+    if (legalOf("end-hand").length) box.appendChild(button(t("end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
+    return;
+  }
+  // play
+  const provisional = legalOf("retract").length > 0;
+  status.textContent = provisional ? t("hint_provisional") : t("hint_play");
+  if (legalOf("meld").length) {
+    const ok = cards.length > 0 && legalOf("meld").some((a) => signature(a.cards) === sig);
+    box.appendChild(button(t("meld"), "primary", () => act({ type: "meld", cards }), ok, "meld"));
+  }
+  if (cards.length) {
+    const ranks = [...new Set(legalOf("lay-off").filter((a) => signature(a.cards) === sig).map((a) => a.rank))];
+    for (const r of ranks) {
+      box.appendChild(button(t("lay_off", { r: r === "W" ? "\u2605" : r }), "primary", () => act({ type: "lay-off", rank: r, cards }), true, "lay-off"));
+    }
+  }
+  if (legalOf("discard").length) {
+    const one = cards.length === 1 && legalOf("discard").some((a) => cardKey(a.card) === cardKey(cards[0]));
+    const last = (v.hand || []).length === 1;
+    box.appendChild(button(last ? t("discard_out") : t("discard"), last ? "primary" : "secondary", () => act({ type: "discard", card: cards[0] }), one, "discard"));
+  }
+  if (v.go_out) {
+    const b = button(t("go_out"), "gold", () => { send({ type: "go-out", version: S.version }); document.body.classList.add("busy"); }, true, "go-out");
+    b.title = v.go_out.join(" \u00b7 ");
+    box.appendChild(b);
+  }
+  if (legalOf("ask-partner").length) box.appendChild(button(t("ask_partner"), "secondary", () => act({ type: "ask-partner" }), true, "ask-partner"));
+  if (provisional) box.appendChild(button(t("retract"), "secondary", () => act({ type: "retract" }), true, "retract"));
+  if (legalOf("end-hand").length) box.appendChild(button(t("end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
+  if (cards.length) box.appendChild(button(t("clear"), "ghost", () => { selected = new Set(); render(); }, true, "clear"));
+}
+
+function endReason() {
+  const v = V();
+  if (v.end_reason === "went_out" && v.went_out !== null) return t("end_went_out", { name: seatName(v.went_out) });
+  const key = "end_" + v.end_reason;
+  return STRINGS.en[key] ? t(key) : v.end_reason.replace(/_/g, " ");
+}
+
+function nextHand() {
+  send({ type: "next-hand", version: S.version });
+  document.body.classList.add("busy");
+}
+
+function renderLog() {
+  const box = $("log");
+  const lines = V().log;
+  box.replaceChildren();
+  lines.forEach((line) => {
+    const li = el("li", null, translateLog(publicText(line)));
+    if (/: /.test(line) && /^seat (\d+)/.test(line) && Number(line.match(/^seat (\d+)/)[1]) === S.you) li.className = "own";
+    box.appendChild(li);
+  });
+  if (lines.length !== lastLogLength) {
+    const body = $("tab-log");
+    body.scrollTop = body.scrollHeight;
+    lastLogLength = lines.length;
+  }
+}
+
+function renderHistory() {
+  const box = $("history");
+  box.replaceChildren();
+  const hands = S.match.hands;
+  const table = el("table", "history");
+  const head = el("tr");
+  head.appendChild(el("th", null, t("hand")));
+  V().teams.forEach((_, i) => head.appendChild(el("th", null, teamLabel(i))));
+  table.appendChild(head);
+  hands.forEach((h) => {
+    const tr = el("tr");
+    const link = el("a", null, String(h.hand + 1));
+    link.href = `/api/tables/${tableId}/hands/${h.hand}/record`;
+    link.setAttribute("download", "");
+    const td = el("td");
+    td.appendChild(link);
+    tr.appendChild(td);
+    h.sheets.forEach((s) => {
+      const cell = el("td");
+      cell.appendChild(el("span", "delta", (s.hand_total >= 0 ? "+" : "") + s.hand_total));
+      cell.appendChild(el("b", null, String(s.score_after)));
+      tr.appendChild(cell);
+    });
+    table.appendChild(tr);
+  });
+  box.appendChild(table);
+}
+
+function renderSeatAdmin() {
+  const box = $("seat-admin");
+  box.replaceChildren();
+  S.seats.forEach((seat) => {
+    const row = el("div", "admin-row");
+    row.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
+    row.appendChild(el("span", "seat-name", seat.name));
+    const what = seat.controller === "bot" ? `${t("bot")} (${t("level_" + seat.level)})` : seat.connected ? t("online") : t("offline");
+    row.appendChild(el("span", "tag", what));
+    if (S.you !== null && seat.kind === "human" && seat.controller === "human" && (!seat.connected || seat.seat === S.you)) {
+      row.appendChild(button(t("give_bot"), "small secondary", () => send({ type: "bot", seat: seat.seat }), true, "give-bot"));
+    }
+    if (seat.seat === S.you && seat.controller === "bot") {
+      row.appendChild(button(t("take_back"), "small primary", () => send({ type: "take-back" }), true, "take-back"));
+    }
+    box.appendChild(row);
+  });
+  const invites = $("invites");
+  invites.replaceChildren();
+  const saved = JSON.parse(localStorage.getItem("canasta.tables") || "{}")[tableId];
+  if (saved && saved.links) {
+    invites.appendChild(el("h3", null, t("invite_links")));
+    saved.links.forEach((l) => invites.appendChild(linkRow(l.name, location.origin + l.path)));
+    invites.appendChild(linkRow(t("spectator_link"), location.origin + `/t/${tableId}`));
+  }
+}
+
+function linkRow(label, url) {
+  const row = el("div", "link-row");
+  row.appendChild(el("span", "link-label", label));
+  const input = el("input", "link");
+  input.value = url;
+  input.readOnly = true;
+  row.appendChild(input);
+  row.appendChild(button(t("copy"), "small secondary", async (e) => {
+    try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
+    e.target.textContent = t("copied");
+  }));
+  return row;
+}
+
+// The scorer numbers the players of a side who still hold cards ("player 1"): name them.
+function sheetLabel(label, team) {
+  const holders = V().teams[team].filter((seat) => seat !== V().went_out);
+  return label.replace(/player (\d+)/, (m, n) => {
+    const seat = holders[Number(n) - 1];
+    return seat === undefined ? m : seatName(seat);
+  });
+}
+
+function renderSheet() {
+  const box = $("sheet");
+  const v = V();
+  const last = S.match.hands.find((h) => h.hand === S.hand_number);
+  if (v.phase !== "over" || !last || dismissedSheet === S.hand_number) {
+    box.classList.add("hidden");
+    return;
+  }
+  box.classList.remove("hidden");
+  if (S.match.over && S.match.winner !== null) {
+    $("sheet-title").textContent = t("match_over", { team: teamLabel(S.match.winner) });
+  } else $("sheet-title").textContent = `${t("score_sheet")} \u2014 ${t("hand_n", { n: S.hand_number + 1 })}`;
+  $("sheet-reason").textContent = endReason();
+  const body = $("sheet-body");
+  body.replaceChildren();
+  last.sheets.forEach((s) => {
+    const col = el("div", "sheet-team team-" + s.team + (s.team === myTeam() ? " mine" : ""));
+    col.appendChild(el("h3", null, teamLabel(s.team)));
+    const table = el("table");
+    s.items.forEach((item) => {
+      const tr = el("tr", item.points < 0 ? "neg" : "");
+      tr.appendChild(el("td", null, translateSheet(sheetLabel(item.label, s.team))));
+      tr.appendChild(el("td", "pts", String(item.points)));
+      table.appendChild(tr);
+    });
+    const total = el("tr", "total");
+    total.appendChild(el("td", null, t("total")));
+    total.appendChild(el("td", "pts", String(s.hand_total)));
+    table.appendChild(total);
+    const run = el("tr", "running");
+    run.appendChild(el("td", null, `${t("before")} ${s.score_before} \u2192 ${t("after")}`));
+    run.appendChild(el("td", "pts", String(s.score_after)));
+    table.appendChild(run);
+    col.appendChild(table);
+    body.appendChild(col);
+  });
+  $("sheet-record").href = `/api/tables/${tableId}/hands/${S.hand_number}/record`;
+  $("sheet-next").classList.toggle("hidden", S.you === null || S.match.over);
+}
+
+// -- wiring -----------------------------------------------------------------------------
+function initTabs() {
+  document.querySelectorAll(".tab").forEach((tab) => {
+    tab.addEventListener("click", () => {
+      document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("active", x === tab));
+      document.querySelectorAll(".tab-body").forEach((b) => b.classList.toggle("hidden", b.id !== "tab-" + tab.dataset.tab));
+    });
+  });
+}
+
+$("sheet-close").addEventListener("click", () => { dismissedSheet = S.hand_number; renderSheet(); });
+$("sheet-next").addEventListener("click", nextHand);
+window.addEventListener("langchange", render);
+window.addEventListener("hashchange", () => location.reload());
+initLangSwitch();
+initTabs();
+connect();
