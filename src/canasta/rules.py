@@ -679,10 +679,14 @@ def _preset_chain(name: str) -> list[dict[str, Any]]:
 
 
 def preset_options(name: str) -> dict[str, Option]:
-    """The named house rules of a preset (inherited ones included)."""
+    """The named house rules of a preset (inherited ones included; a preset drops an
+    inherited option by setting it to ``null``)."""
     out: dict[str, Option] = {}
     for data in _preset_chain(name):
         for oname, spec in data.get("options", {}).items():
+            if spec is None:
+                out.pop(oname, None)
+                continue
             out[oname] = Option(
                 name=oname,
                 description=spec["description"],
@@ -691,6 +695,24 @@ def preset_options(name: str) -> dict[str, Option]:
                 choices={str(k): v for k, v in spec["choices"].items()},
             )
     return out
+
+
+def preset_info(name: str) -> dict[str, Any]:
+    """A preset's title, seed file, description, parent and per-field sources (the seed
+    sentence each field value rests on; a child's entries override its parent's)."""
+    chain = _preset_chain(name)
+    sources: dict[str, str] = {}
+    for data in chain:
+        sources.update(data.get("sources", {}))
+    last = chain[-1]
+    return {
+        "name": last.get("name", name),
+        "title": last.get("title", name),
+        "seed": last.get("seed", ""),
+        "description": last.get("description", ""),
+        "extends": last.get("extends", ""),
+        "sources": sources,
+    }
 
 
 def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
