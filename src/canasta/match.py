@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action, parse_action
 from .cards import make_deck
@@ -28,6 +29,9 @@ class HandRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     sheets: list[ScoreSheet] = field(default_factory=list)
     end_reason: str = ""
+    #: The position the hand started from (a position document, canasta.position) when it was
+    #: not dealt from ``deck`` (``canasta play --from``); ``actions`` follow that position.
+    start: dict[str, Any] | None = None
 
 
 class Match:

@@ -1,0 +1,521 @@
+"""Positions: a complete game state as JSON, like FEN for chess (docs/formats.md).
+
+A position holds everything :class:`~canasta.engine.State` holds: the rules (variant, options and
+every field), seats and teams, the match scores, every hand, each team's melds and red threes,
+the discard pile in order with its frozen state, the stock in order, the surprise cards, whose
+turn it is and at which step (with the turn's provisional opening, the pile waiting for it and
+the partner's answer), the end of the hand, the history and the log.
+
+``save → load`` gives an equal state (:func:`same_state`) that plays on identically. A document
+that describes a position which cannot occur is refused with what is wrong and where: a card
+more times than the deck holds or missing, a meld that breaks the rules, a red three in a hand,
+an empty hand in a hand still being played, a turn step that does not fit.
+
+>>> from canasta import load_preset, State
+>>> s = State.deal(load_preset("international"), players=4, seed=3)
+>>> same_state(state_from_json(position_to_json(s)), s)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .actions import Action, ActionParseError, parse_action
+from .cards import (
+    NUM_CODES,
+    POINTS,
+    RED_THREES,
+    WILD_RANK,
+    card_text,
+    cards_of,
+    is_wild,
+    rank_of,
+    rank_text,
+)
+from .engine import SEQUENCE_KEY, Phase, State
+from .jsondoc import (
+    FormatError,
+    Reader,
+    count_text,
+    deck_counts,
+    loads,
+    rules_header,
+    sub,
+)
+from .rules import Rules, RulesError
+from .scoring import is_sequence
+
+FORMAT = "canasta-position"
+VERSION = 1
+END_REASONS = ("went_out", "stock_exhausted", "last_card_red_three")
+
+_TOP_KEYS = frozenset({
+    "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
+    "hands", "melds", "red_threes", "opened", "minimum_raised", "pile", "pile_frozen", "stock",
+    "surprise", "deck", "turn", "asks", "player_melded", "joker_turn", "result", "history", "log",
+})
+_TURN_KEYS = frozenset({
+    "number", "current", "actor", "phase", "took_pile", "melded", "opening_points",
+    "provisional", "pending_pile", "asked", "answer", "opened_at_turn_start", "stopped",
+    "no_discard", "before_opening",
+})
+_RESULT_KEYS = frozenset({"end_reason", "went_out", "concealed"})
+
+
+class PositionError(FormatError):
+    """A position document is malformed or describes a position that cannot occur."""
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
+    return [card_text(c) for c in cards]
+
+
+def position_to_dict(state: State) -> dict[str, Any]:
+    """The position of ``state`` as JSON data (docs/formats.md, "Position")."""
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    out.update(rules_header(state.rules))
+    out.update(_body(state))
+    out["history"] = [[seat, action.text()] for seat, action in state.history]
+    out["log"] = list(state.log)
+    return out
+
+
+def _body(state: State) -> dict[str, Any]:
+    snap = state.snapshot if state.provisional else None
+    return {
+        "players": state.players,
+        "teams": [list(t) for t in state.teams],
+        "dealer": state.dealer,
+        "scores": list(state.scores),
+        "hands": [_texts(cards_of(h)) for h in state.hands],
+        "melds": [[_texts(m) for m in team.values() if m] for team in state.melds],
+        "red_threes": [_texts(r) for r in state.red_threes],
+        "opened": list(state.opened),
+        "minimum_raised": list(state.min_extra),
+        "pile": _texts(state.pile),
+        "pile_frozen": state.pile_frozen,
+        "stock": _texts(list(reversed(state.stock))),
+        "surprise": _texts(state.surprise),
+        "deck": _texts(state.deck),
+        "turn": {
+            "number": state.turn,
+            "current": state.current,
+            "actor": state.actor,
+            "phase": state.phase.value,
+            "took_pile": state.took_pile,
+            "melded": state.melded_this_turn,
+            "opening_points": state.opening_points,
+            "provisional": state.provisional,
+            "pending_pile": _texts(state.pending_pile),
+            "asked": state.asked,
+            "answer": state.answer,
+            "opened_at_turn_start": state.opened_at_turn_start,
+            "stopped": state.stopped_turn,
+            "no_discard": state.no_discard,
+            "before_opening": _body(snap) if snap is not None else None,
+        },
+        "asks": list(state.asks),
+        "player_melded": list(state.player_melded),
+        "joker_turn": list(state.joker_turn),
+        "result": {
+            "end_reason": state.end_reason,
+            "went_out": state.went_out,
+            "concealed": state.concealed,
+        },
+    }
+
+
+def position_to_json(state: State, indent: int | None = 1) -> str:
+    """The position of ``state`` as JSON text."""
+    return json.dumps(position_to_dict(state), indent=indent, ensure_ascii=False)
+
+
+def save_position(state: State, path: str | Path) -> None:
+    """Write the position of ``state`` to ``path`` (JSON, UTF-8)."""
+    text = position_to_json(state) + "\n"
+    Path(path).write_text(text, "utf-8")
+
+
+def same_state(a: State, b: State) -> bool:
+    """True when two states are the same position (everything a position holds, history and
+    log included)."""
+    return position_to_dict(a) == position_to_dict(b)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def state_from_dict(data: Any, source: str = "position") -> State:
+    """Build the state a position document describes.
+
+    Raises:
+        PositionError: naming ``source``, the JSON path and what was expected, or what makes the
+        position impossible and where.
+    """
+    r = Reader(source, PositionError)
+    doc = r.obj(data, "$")
+    r.only_keys(doc, _TOP_KEYS, "$")
+    fmt = r.key(doc, "format", "$")
+    if fmt != FORMAT:
+        r.fail("$.format", f"expected \"{FORMAT}\", got {json.dumps(fmt)[:40]}")
+    version = r.int_(r.key(doc, "version", "$"), "$.version", lo=1)
+    if version > VERSION:
+        r.fail("$.version", f"version {version} is newer than this engine reads ({VERSION})")
+    rules = r.rules(doc)
+    state = _read_body(r, doc, "$", rules, top=True)
+    history: list[tuple[int, Action]] = []
+    for i, item in enumerate(r.list_(doc.get("history", []), "$.history")):
+        path = f"$.history[{i}]"
+        if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
+                or not isinstance(item[0], int) or not isinstance(item[1], str)):
+            r.fail(path, "expected [seat, \"action text\"]")
+        seat = r.int_(item[0], sub(path, 0), 0, state.players - 1)
+        try:
+            history.append((seat, parse_action(item[1])))
+        except ActionParseError as exc:
+            r.fail(sub(path, 1), str(exc))
+    state.history = history
+    log = r.list_(doc.get("log", []), "$.log")
+    state.log = [r.str_(line, f"$.log[{i}]") for i, line in enumerate(log)]
+    return state
+
+
+def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: bool) -> State:
+    def at(key: str) -> str:
+        return sub(path, key)
+
+    players = r.int_(r.key(doc, "players", path), at("players"), 2, 6)
+    if players not in rules.deal.player_counts:
+        r.fail(at("players"), f"{rules.name} is played by "
+                              f"{', '.join(map(str, rules.deal.player_counts))} players")
+    teams_raw = r.list_(r.key(doc, "teams", path), at("teams"), max_len=players)
+    teams = tuple(
+        tuple(r.int_(seat, sub(sub(at("teams"), t), i), 0, players - 1)
+              for i, seat in enumerate(r.list_(team, sub(at("teams"), t), max_len=players)))
+        for t, team in enumerate(teams_raw)
+    )
+    if not teams or not teams[0] or players % len(teams[0]):
+        r.fail(at("teams"), f"expected the seats 0..{players - 1} in equal teams")
+    try:
+        expected_teams = rules.teams(players, len(teams[0]))
+    except RulesError as exc:
+        r.fail(at("teams"), str(exc))
+    if teams != expected_teams:
+        r.fail(at("teams"), f"expected the teams seated alternately: "
+                            f"{json.dumps([list(t) for t in expected_teams])}")
+    n_teams = len(teams)
+
+    def per_team(key: str) -> list[Any]:
+        return r.list_(r.key(doc, key, path), at(key), length=n_teams)
+
+    def per_seat(key: str) -> list[Any]:
+        return r.list_(r.key(doc, key, path), at(key), length=players)
+
+    s = State.__new__(State)
+    s.rules = rules
+    s.players = players
+    s.teams = teams
+    team_of = [0] * players
+    for t, seats in enumerate(teams):
+        for seat in seats:
+            team_of[seat] = t
+    s.team_of = tuple(team_of)
+    s.dealer = r.int_(r.key(doc, "dealer", path), at("dealer"), 0, players - 1)
+    s.scores = [r.int_(v, sub(at("scores"), i)) for i, v in enumerate(per_team("scores"))]
+
+    # Where every card is, for the conservation check: (place path, cards).
+    places: list[tuple[str, list[int]]] = []
+    s.hands = []
+    s.hand_size = []
+    for seat, raw in enumerate(per_seat("hands")):
+        cards = r.cards(raw, sub(at("hands"), seat))
+        places.append((sub(at("hands"), seat), cards))
+        counts = [0] * NUM_CODES
+        for c in cards:
+            counts[c] += 1
+        s.hands.append(counts)
+        s.hand_size.append(len(cards))
+    s.melds = []
+    for t, team_melds in enumerate(per_team("melds")):
+        tpath = sub(at("melds"), t)
+        melds: dict[int, list[int]] = {}
+        for m, raw in enumerate(r.list_(team_melds, tpath, max_len=14)):
+            mpath = sub(tpath, m)
+            cards = r.cards(raw, mpath)
+            places.append((mpath, cards))
+            rank = _meld_key(r, rules, cards, mpath, melds)
+            if rank in melds:
+                r.fail(mpath, f"team {t} already has a meld of {rank_text(rank)} (one meld per "
+                              "rank and side)")
+            melds[rank] = cards
+        s.melds.append(melds)
+    s.red_threes = []
+    for t, raw in enumerate(per_team("red_threes")):
+        tpath = sub(at("red_threes"), t)
+        cards = r.cards(raw, tpath)
+        for i, c in enumerate(cards):
+            if c not in RED_THREES:
+                r.fail(sub(tpath, i), f"expected a red three (3h or 3d), got {card_text(c)}")
+        places.append((tpath, cards))
+        s.red_threes.append(cards)
+    s.opened = [r.bool_(v, sub(at("opened"), i)) for i, v in enumerate(per_team("opened"))]
+    s.min_extra = [r.int_(v, sub(at("minimum_raised"), i), 0)
+                   for i, v in enumerate(per_team("minimum_raised"))]
+    s.pile = r.cards(r.key(doc, "pile", path), at("pile"))
+    places.append((at("pile"), s.pile))
+    s.pile_frozen = r.bool_(r.key(doc, "pile_frozen", path), at("pile_frozen"))
+    stock = r.cards(r.key(doc, "stock", path), at("stock"))
+    places.append((at("stock"), stock))
+    s.stock = list(reversed(stock))
+    s.surprise = r.cards(doc.get("surprise", []), at("surprise"))
+    places.append((at("surprise"), s.surprise))
+    full = deck_counts(rules, players)
+    deck = r.cards(doc.get("deck", []), at("deck"))
+    if deck:
+        have = [0] * NUM_CODES
+        for c in deck:
+            have[c] += 1
+        if have != full:
+            r.fail(at("deck"), f"expected the full deal order of {sum(full)} cards for these "
+                               "rules (or an empty list)")
+    s.deck = tuple(deck)
+    s.asks = [r.int_(v, sub(at("asks"), i), 0) for i, v in
+              enumerate(r.list_(doc.get("asks", [0] * players), at("asks"), length=players))]
+    s.player_melded = [r.bool_(v, sub(at("player_melded"), i)) for i, v in enumerate(
+        r.list_(doc.get("player_melded", [False] * players), at("player_melded"),
+                length=players))]
+    s.joker_turn = [r.int_(v, sub(at("joker_turn"), i), -1) for i, v in enumerate(
+        r.list_(doc.get("joker_turn", [-1] * n_teams), at("joker_turn"), length=n_teams))]
+
+    turn = r.obj(r.key(doc, "turn", path), at("turn"))
+    tp = at("turn")
+    r.only_keys(turn, _TURN_KEYS, tp)
+
+    def tget(key: str, default: Any) -> Any:
+        return turn.get(key, default)
+
+    s.turn = r.int_(r.key(turn, "number", tp), sub(tp, "number"), 0)
+    s.current = r.int_(r.key(turn, "current", tp), sub(tp, "current"), 0, players - 1)
+    s.actor = r.int_(tget("actor", s.current), sub(tp, "actor"), 0, players - 1)
+    phase = r.str_(r.key(turn, "phase", tp), sub(tp, "phase"))
+    phases = {p.value: p for p in Phase}
+    if phase not in phases:
+        r.fail(sub(tp, "phase"), f"expected one of {', '.join(phases)}, got "
+                                 f"{json.dumps(phase)[:40]}")
+    s.phase = phases[phase]
+    s.took_pile = r.bool_(tget("took_pile", False), sub(tp, "took_pile"))
+    s.melded_this_turn = r.bool_(tget("melded", False), sub(tp, "melded"))
+    s.opening_points = r.int_(tget("opening_points", 0), sub(tp, "opening_points"), 0)
+    s.provisional = r.bool_(tget("provisional", False), sub(tp, "provisional"))
+    s.pending_pile = r.cards(tget("pending_pile", []), sub(tp, "pending_pile"))
+    places.append((sub(tp, "pending_pile"), s.pending_pile))
+    s.asked = r.bool_(tget("asked", False), sub(tp, "asked"))
+    answer = tget("answer", None)
+    s.answer = None if answer is None else r.bool_(answer, sub(tp, "answer"))
+    s.opened_at_turn_start = r.bool_(tget("opened_at_turn_start", s.opened[team_of[s.current]]),
+                                     sub(tp, "opened_at_turn_start"))
+    s.stopped_turn = r.bool_(tget("stopped", False), sub(tp, "stopped"))
+    s.no_discard = r.bool_(tget("no_discard", False), sub(tp, "no_discard"))
+
+    result = r.obj(doc.get("result", {}), at("result"))
+    r.only_keys(result, _RESULT_KEYS, at("result"))
+    rp = at("result")
+    s.end_reason = r.str_(result.get("end_reason", ""), sub(rp, "end_reason"))
+    went_out = result.get("went_out")
+    s.went_out = None if went_out is None else r.int_(went_out, sub(rp, "went_out"), 0,
+                                                      players - 1)
+    s.concealed = r.bool_(result.get("concealed", False), sub(rp, "concealed"))
+    s.history = []
+    s.log = []
+    s._must_check = True
+    s.snapshot = None
+
+    _check_cards(r, places, full, path)
+    _check_table(r, s, path)
+    before = tget("before_opening", None)
+    if s.provisional:
+        if not top and before is not None:
+            r.fail(sub(tp, "before_opening"), "expected null inside a position before opening")
+        if before is None:
+            r.fail(sub(tp, "before_opening"), "a provisional opening needs the position before "
+                                              "it (to take it back with `retract`)")
+        bpath = sub(tp, "before_opening")
+        bdoc = r.obj(before, bpath)
+        r.only_keys(bdoc, _TOP_KEYS - {"format", "version", "variant", "options", "rules",
+                                       "history", "log"}, bpath)
+        snap = _read_body(r, bdoc, bpath, rules, top=False)
+        if (snap.provisional or snap.phase not in (Phase.DRAW, Phase.PLAY)
+                or snap.current != s.current or snap.turn != s.turn):
+            r.fail(bpath, "expected the same turn before its first provisional meld")
+        s.snapshot = snap
+    elif before is not None:
+        r.fail(sub(tp, "before_opening"), "expected null: there is no provisional opening")
+    return s
+
+
+def _meld_key(r: Reader, rules: Rules, cards: list[int], path: str,
+              melds: dict[int, list[int]]) -> int:
+    """The engine's key of a meld: its rank, ``WILD_RANK``, or the next free
+    ``SEQUENCE_KEY`` for a sequence canasta."""
+    naturals = {rank_of(c) for c in cards if not is_wild(c)}
+    if len(naturals) > 1:
+        if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
+            key = SEQUENCE_KEY
+            while key in melds:
+                key += 1
+            return key
+        r.fail(path, "a meld is of one rank only, got "
+                     + " and ".join(rank_text(k) for k in sorted(naturals))
+                     + (" (and it is not a sequence canasta)" if rules.melds.real_canasta else ""))
+    return naturals.pop() if naturals else WILD_RANK
+
+
+def _check_cards(r: Reader, places: list[tuple[str, list[int]]], full: list[int],
+                 path: str) -> None:
+    """Every physical card is in exactly one place."""
+    total = [0] * NUM_CODES
+    for _, cards in places:
+        for c in cards:
+            total[c] += 1
+    for code in range(NUM_CODES):
+        if total[code] > full[code]:
+            where = [f"{p} x{cards.count(code)}" for p, cards in places if code in cards]
+            r.fail(path, f"{card_text(code)} is on the table {total[code]} times, but the deck "
+                         f"has {full[code]} (in {', '.join(where)})")
+    missing = {c: full[c] - total[c] for c in range(NUM_CODES) if total[c] < full[c]}
+    if missing:
+        r.fail(path, f"the position holds {sum(total)} cards, the deck {sum(full)}: missing "
+                     f"{count_text(missing)} (every card must be in a hand, a meld, the red "
+                     "threes, the pile, the stock or the surprise cards)")
+
+
+def _check_table(r: Reader, s: State, path: str) -> None:
+    """What the engine can never produce: the rules of melds, red threes, turns and ends."""
+    rules = s.rules
+    over = s.phase is Phase.OVER
+    tp = sub(path, "turn")
+    current_team = s.team_of[s.current]
+    for seat in range(s.players):
+        hand = s.hands[seat]
+        for code in RED_THREES:
+            if hand[code] and not rules.red_threes.may_keep_as_stop:
+                r.fail(sub(sub(path, "hands"), seat),
+                       f"{card_text(code)} in a hand: a red three is laid out at once "
+                       "[red_threes.may_keep_as_stop]")
+        if not over and s.hand_size[seat] == 0:
+            r.fail(sub(sub(path, "hands"), seat),
+                   "an empty hand in a hand still being played (the player would have gone out)")
+    for t, melds in enumerate(s.melds):
+        tpath = sub(sub(path, "melds"), t)
+        for m, (rank, cards) in enumerate(melds.items()):
+            mpath = sub(tpath, m)
+            for i, c in enumerate(cards):
+                if c in RED_THREES:
+                    r.fail(sub(mpath, i), "red threes are never melded")
+            if rank == 3 and not (rules.melds.black_three_meld_going_out
+                                  or rules.melds.black_threes_out_of_play):
+                r.fail(mpath, "black threes are never melded [melds.black_three_meld_going_out]")
+            if rank >= SEQUENCE_KEY and any(is_wild(c) for c in cards):
+                r.fail(mpath, "a sequence canasta holds natural cards only")
+            err = s._meld_error(rank, cards, (), t)
+            if err is not None:
+                r.fail(mpath, f"{err.reason} [{err.rule}]")
+        provisional_here = s.provisional and t == current_team
+        if melds and not s.opened[t] and not provisional_here and not over:
+            r.fail(sub(sub(path, "opened"), t), "expected true: the team has melds")
+        if s.opened[t] and not melds and not over:
+            r.fail(sub(sub(path, "opened"), t), "expected false: the team has no meld")
+    if s.phase is Phase.ANSWER:
+        seats = s.teams[current_team]
+        if len(seats) < 2 or s.actor == s.current or s.actor not in seats or not s.asked:
+            r.fail(sub(tp, "actor"), "while a question waits, the partner of the current "
+                                     "player acts (and turn.asked is true)")
+    elif s.actor != s.current:
+        r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
+    if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
+                                  or s.asked or s.pending_pile):
+        r.fail(tp, "before the draw nothing of the turn has happened yet")
+    if s.provisional:
+        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.OVER):
+            r.fail(sub(tp, "provisional"), "a provisional opening belongs to an unopened side "
+                                           "in the play step")
+        points = sum(POINTS[c] for c in [c for m in s.melds[current_team].values() for c in m])
+        if s.opening_points > points:
+            r.fail(sub(tp, "opening_points"), f"expected at most the {points} points melded")
+    elif s.pending_pile and not over:
+        r.fail(sub(tp, "pending_pile"), "the pile waits only for a provisional opening")
+    if s.phase is Phase.DRAW and s.turn == 0 and s.stock:
+        dealt = rules.cards_dealt(s.players)
+        for seat in range(s.players):
+            if s.hand_size[seat] != dealt:
+                r.fail(sub(sub(path, "hands"), seat),
+                       f"expected the {dealt} cards dealt: nobody has played yet (turn 0), got "
+                       f"{s.hand_size[seat]}")
+    if s.answer is not None and not s.asked:
+        r.fail(sub(tp, "answer"), "expected null: nobody asked")
+    if over:
+        rp = sub(path, "result")
+        if s.end_reason not in END_REASONS:
+            r.fail(sub(rp, "end_reason"), f"expected one of {', '.join(END_REASONS)}")
+        if (s.end_reason == "went_out") != (s.went_out is not None):
+            r.fail(sub(rp, "went_out"), "expected the seat that went out exactly when "
+                                        "end_reason is went_out")
+        if s.went_out is not None and s.hand_size[s.went_out]:
+            r.fail(sub(sub(path, "hands"), s.went_out), "expected no card: this player went out")
+        if s.concealed and s.went_out is None:
+            r.fail(sub(rp, "concealed"), "expected false: nobody went out")
+    elif s.end_reason or s.went_out is not None or s.concealed:
+        r.fail(sub(path, "result"), "expected no result while the hand is played")
+
+
+def state_from_json(text: str, source: str = "position") -> State:
+    """Parse a position from JSON text (see :func:`state_from_dict`)."""
+    return state_from_dict(loads(text, source, PositionError), source)
+
+
+def read_document(path: str | Path) -> tuple[Any, str]:
+    """Read a JSON file (``-`` for standard input): its data and the name errors use.
+
+    Raises:
+        FormatError: the file cannot be read or is not JSON (with the line).
+    """
+    import sys
+
+    name = str(path)
+    if name == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        try:
+            text = Path(path).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise FormatError(name, "$", f"cannot read the file: {why}") from None
+    return loads(text, name), name
+
+
+def load_position(path: str | Path) -> State:
+    """The state saved in ``path``: a position file, or a game record (then the position where
+    the record stops: the current hand, or the last one when it is over).
+
+    This is what ``canasta play --from FILE`` starts from.
+
+    Raises:
+        FormatError: a :class:`PositionError` or :class:`~canasta.records.RecordError` that names
+        the file, the JSON path and what was expected.
+    """
+    data, name = read_document(path)
+    return state_from_document(data, name)
+
+
+def state_from_document(data: Any, source: str) -> State:
+    """A position document's state, or the current state of a game record."""
+    if isinstance(data, dict) and data.get("format") == "canasta-record":
+        from .records import record_to_match
+
+        return record_to_match(data, source).state
+    return state_from_dict(data, source)
