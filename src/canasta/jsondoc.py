@@ -42,8 +42,14 @@ class FormatError(ValueError):
         self.path = path
         self.expected = expected
         self.line = line
-        where = f"line {line}" if line is not None else path
-        super().__init__(f"{source}: {where}: {expected}")
+        parts = [source]
+        if line is not None:
+            parts.append(f"line {line}")
+        elif path:
+            parts.append(path)
+        if expected:
+            parts.append(expected)
+        super().__init__(": ".join(parts))
 
 
 def sub(path: str, key: str | int) -> str:

@@ -149,38 +149,46 @@ def same_state(a: State, b: State) -> bool:
 
 # -- reading ----------------------------------------------------------------------------------
 
-def state_from_dict(data: Any, source: str = "position") -> State:
+def state_from_dict(data: Any, source: str = "position", path: str = "$") -> State:
     """Build the state a position document describes.
+
+    Args:
+        data: the parsed JSON document.
+        source: the file name (or label) errors name.
+        path: the JSON path of ``data`` inside a larger document (a record's hand ``start``).
 
     Raises:
         PositionError: naming ``source``, the JSON path and what was expected, or what makes the
         position impossible and where.
     """
     r = Reader(source, PositionError)
-    doc = r.obj(data, "$")
-    r.only_keys(doc, _TOP_KEYS, "$")
-    fmt = r.key(doc, "format", "$")
+    doc = r.obj(data, path)
+    r.only_keys(doc, _TOP_KEYS, path)
+    fmt = r.key(doc, "format", path)
     if fmt != FORMAT:
-        r.fail("$.format", f"expected \"{FORMAT}\", got {json.dumps(fmt)[:40]}")
-    version = r.int_(r.key(doc, "version", "$"), "$.version", lo=1)
+        r.fail(sub(path, "format"), f"expected \"{FORMAT}\", got {json.dumps(fmt)[:40]}")
+    version = r.int_(r.key(doc, "version", path), sub(path, "version"), lo=1)
     if version > VERSION:
-        r.fail("$.version", f"version {version} is newer than this engine reads ({VERSION})")
-    rules = r.rules(doc)
-    state = _read_body(r, doc, "$", rules, top=True)
+        r.fail(sub(path, "version"), f"version {version} is newer than this engine reads "
+                                     f"({VERSION})")
+    rules = r.rules(doc, path)
+    state = _read_body(r, doc, path, rules, top=True)
     history: list[tuple[int, Action]] = []
-    for i, item in enumerate(r.list_(doc.get("history", []), "$.history")):
-        path = f"$.history[{i}]"
+    hpath = sub(path, "history")
+    for i, item in enumerate(r.list_(doc.get("history", []), hpath)):
+        ipath = sub(hpath, i)
         if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
                 or not isinstance(item[0], int) or not isinstance(item[1], str)):
-            r.fail(path, "expected [seat, \"action text\"]")
-        seat = r.int_(item[0], sub(path, 0), 0, state.players - 1)
+            r.fail(ipath, "expected [seat, \"action text\"]")
+        seat = r.int_(item[0], sub(ipath, 0), 0, state.players - 1)
         try:
             history.append((seat, parse_action(item[1])))
         except ActionParseError as exc:
-            r.fail(sub(path, 1), str(exc))
+            r.fail(sub(ipath, 1), str(exc))
     state.history = history
-    log = r.list_(doc.get("log", []), "$.log")
-    state.log = [r.str_(line, f"$.log[{i}]") for i, line in enumerate(log)]
+    lpath = sub(path, "log")
+    log = r.list_(doc.get("log", []), lpath)
+    state.log = [r.str_(line, sub(lpath, i)) for i, line in enumerate(log)]
     return state
 
 
