@@ -1,0 +1,308 @@
+"""Rich renderables for the terminal front ends: cards, a seat's table, the legal moves and the
+score sheets.
+
+Everything here draws a :class:`~canasta.engine.View` (what one seat may see) or a finished
+hand's :class:`~canasta.scoring.ScoreSheet`; nothing decides a rule. Canasta status comes from
+:func:`canasta.scoring.classify_meld`, sizes from the rules record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..actions import Action
+from ..cards import (
+    CardParseError,
+    card_text,
+    is_red,
+    is_wild,
+    parse_card,
+    rank_of,
+    rank_text,
+    sort_key,
+)
+from ..engine import Phase, View
+from ..scoring import ScoreSheet, classify_meld
+
+__all__ = [
+    "action_label", "card_label", "cards_label", "hand_label", "humanize", "legal_moves",
+    "melds_table", "phase_hint", "score_sheet_table", "seat_names", "table", "team_names",
+    "totals_table",
+]
+
+_SEAT_NAMES = {
+    1: ["You"],
+    2: ["You", "North"],
+    3: ["You", "West", "East"],
+    4: ["You", "West", "North", "East"],
+    6: ["You", "Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"],
+}
+
+
+def seat_names(players: int, human: str = "You") -> list[str]:
+    """Display names of the seats in playing order; seat 0 is the person."""
+    names = list(_SEAT_NAMES.get(players, [f"Seat {i}" for i in range(players)]))
+    names[0] = human
+    return names
+
+
+def team_names(teams: Sequence[Sequence[int]], names: Sequence[str]) -> list[str]:
+    """A team's name is its players' names joined: ``You & North``."""
+    return [" & ".join(names[s] for s in seats) for seats in teams]
+
+
+# -- cards -------------------------------------------------------------------------------------
+
+def card_label(card: int) -> Text:
+    """A card in colour: hearts and diamonds red, jokers magenta; wild cards bold."""
+    text = card_text(card)
+    if card == 52:
+        return Text(text, style="bold magenta")
+    style = "red" if is_red(card) else "default"
+    if is_wild(card):
+        style = f"bold {style}"
+    return Text(text, style=style)
+
+
+def cards_label(cards: Iterable[int], sep: str = " ") -> Text:
+    return Text(sep).join(card_label(c) for c in cards)
+
+
+def hand_label(hand: Iterable[int]) -> Text:
+    """The hand sorted for display and grouped by rank (groups apart by two spaces)."""
+    ordered = sorted(hand, key=sort_key)
+    out = Text()
+    prev: int | None = None
+    for c in ordered:
+        rank = rank_of(c)
+        if prev is not None:
+            out.append("  " if rank != prev else " ")
+        out.append_text(card_label(c))
+        prev = rank
+    return out
+
+
+def action_label(action: Action) -> Text:
+    """An action's text form with its cards in colour."""
+    words = action.text().split()
+    out = Text(words[0], style="bold")
+    for w in words[1:]:
+        out.append(" ")
+        try:
+            out.append_text(card_label(parse_card(w)))
+        except CardParseError:
+            out.append(w)
+    return out
+
+
+# -- log ---------------------------------------------------------------------------------------
+
+_SEAT_RE = re.compile(r"\bseat (\d+)")
+_TEAM_RE = re.compile(r"\bteam (\d+)")
+
+
+def humanize(line: str, names: Sequence[str], teams: Sequence[str]) -> str:
+    """An engine log line with seat and team numbers replaced by names."""
+
+    def seat(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return names[i] if i < len(names) else m.group(0)
+
+    def team(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return teams[i] if i < len(teams) else m.group(0)
+
+    out = _TEAM_RE.sub(team, _SEAT_RE.sub(seat, line))
+    # Names that take a plural verb: "You" and teams of several players ("You & North").
+    for name in [*names, *teams]:
+        if name == "You" or " & " in name:
+            for verb, plural in _PLURAL:
+                out = out.replace(f"{name} {verb}", f"{name} {plural}")
+    return out
+
+
+_PLURAL = (("lays out", "lay out"), ("takes back its opening; its", "take back their opening; "
+           "their"), ("has opened", "have opened"), ("draws", "draw"))
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+def melds_table(melds: dict[int, tuple[int, ...]], view: View) -> Table | Text:
+    """One team's melds: rank, cards, count and canasta status."""
+    if not melds:
+        return Text("  no melds yet", style="dim")
+    size = view.rules.melds.canasta_size
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", style="bold", no_wrap=True, min_width=3)
+    grid.add_column(justify="right", style="dim", no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_column(no_wrap=True)
+
+    def order(item: tuple[int, tuple[int, ...]]) -> tuple[int, int]:
+        rank = item[0]
+        return (99, 0) if rank == 0 else sort_key((rank - 1) * 4)
+
+    for rank, cards in sorted(melds.items(), key=order):
+        if not cards:
+            continue
+        kind = classify_meld(cards, view.rules)
+        wilds = sum(1 for c in cards if is_wild(c))
+        if kind is not None:
+            status = Text(f"{kind.label} ✓", style="bold green" if kind.natural else "green")
+        else:
+            flavour = "natural" if wilds == 0 else f"mixed, {wilds} wild"
+            status = Text(f"{flavour}, {size - len(cards)} to canasta", style="dim")
+        grid.add_row(rank_text(rank), f"({len(cards)})", cards_label(sorted(cards, key=sort_key)),
+                     status)
+    return grid
+
+
+def phase_hint(view: View, names: Sequence[str]) -> str:
+    """Whose turn it is and at which step, in words."""
+    who = names[view.actor]
+    if view.phase is Phase.OVER:
+        return "The hand is over."
+    if view.phase is Phase.ANSWER:
+        return f"{who} must answer {names[view.current]}: may they go out?"
+    if view.phase is Phase.DRAW:
+        if view.stock_size:
+            step = "draw from the stock or take the pile"
+        else:
+            step = "the stock is empty: take the pile or end the hand"
+    else:
+        step = "meld, lay off, then discard"
+    if view.actor == view.seat:
+        return f"Your turn: {step}."
+    return f"{who}'s turn: {step}."
+
+
+def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int = 6,
+          pending: int = 0) -> RenderableType:
+    """The whole table as ``view.seat`` sees it.
+
+    Args:
+        view: the seat's view.
+        names: display name per seat.
+        title: the panel title (hand number, variant).
+        log_lines: how many recent public log lines to show (0: none).
+        pending: cards of a taken pile waiting for the side's opening to reach its minimum.
+    """
+    tnames = team_names(view.teams, names)
+    parts: list[RenderableType] = []
+
+    # Pile and stock.
+    pile = Text("Stock ")
+    pile.append(str(view.stock_size), style="bold")
+    pile.append("   Pile ")
+    if view.pile_top is None:
+        pile.append("empty", style="dim")
+    else:
+        pile.append_text(card_label(view.pile_top))
+        pile.append(f" ({view.pile_size} card{'s' if view.pile_size != 1 else ''})")
+    if view.pile_frozen and view.pile_size:
+        pile.append("  FROZEN", style="bold cyan")
+        if not view.opened[view.team] and view.rules.pile.frozen_for_unopened_side:
+            pile.append(" (for your side until it opens)", style="cyan")
+    if view.stopped and view.pile_size:
+        pile.append("  STOPPED", style="bold yellow")
+    if pending:
+        pile.append(f"   {pending} pile cards wait for the opening", style="yellow")
+    parts.append(pile)
+
+    # Teams: score, opening, red threes, canastas, cards in hand.
+    teams = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim")
+    teams.add_column("Team", no_wrap=True)
+    teams.add_column("Score", justify="right")
+    teams.add_column("Opening")
+    teams.add_column("Red 3s")
+    teams.add_column("Cards")
+    size = view.rules.melds.canasta_size
+    for t, seats in enumerate(view.teams):
+        if view.opened[t]:
+            opening = Text("open", style="green")
+        else:
+            need = view.opening_minimum[t]
+            opening = Text(f"needs {need}", style="yellow")
+            if view.opening_points and view.current in seats:
+                opening.append(f" ({view.opening_points} laid)", style="bold yellow")
+        reds = cards_label(view.red_threes[t]) if view.red_threes[t] else Text("-", style="dim")
+        held = " ".join(f"{names[s]} {view.hand_sizes[s]}" for s in seats)
+        canastas = sum(1 for m in view.melds[t].values() if len(m) >= size)
+        label = Text(tnames[t], style="bold" if t == view.team else "")
+        if canastas:
+            label.append(f" ({canastas} canasta{'s' if canastas > 1 else ''})", style="green")
+        teams.add_row(label, str(view.scores[t]), opening, reds, held)
+    parts.append(teams)
+
+    # Melds: the seat's team first.
+    order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
+    for t in order:
+        parts.append(Text(f"Melds of {tnames[t]}", style="bold underline"))
+        parts.append(melds_table(view.melds[t], view))
+
+    hand = Text(f"Your hand ({len(view.hand)}): ", style="bold")
+    hand.append_text(hand_label(view.hand))
+    parts.append(hand)
+
+    if log_lines:
+        recent = [humanize(line, names, tnames) for line in view.log[-log_lines:]]
+        parts.append(Text("\n".join(f"  {line}" for line in recent), style="dim"))
+    parts.append(Text(phase_hint(view, names), style="bold"))
+    return Panel(Group(*parts), title=title or None, title_align="left", padding=(0, 1))
+
+
+def legal_moves(actions: Sequence[Action]) -> Columns:
+    """The legal moves numbered from 1 (the numbers the prompt accepts)."""
+    items = []
+    for i, a in enumerate(actions, 1):
+        t = Text(f"{i:>2} ", style="cyan")
+        t.append_text(action_label(a))
+        items.append(t)
+    return Columns(items, padding=(0, 3), column_first=True)
+
+
+# -- scores ------------------------------------------------------------------------------------
+
+_PLAYER_RE = re.compile(r"\bplayer (\d+)")
+
+
+def score_sheet_table(sheet: ScoreSheet, title: str,
+                      players: Sequence[str] | None = None) -> Table:
+    """One team's itemized sheet for one hand; ``players`` names the team's players whose
+    cards were counted (the sheet's ``player 1``, ``player 2`` ...)."""
+    tab = Table(title=title, title_justify="left", min_width=44)
+    tab.add_column("Item")
+    tab.add_column("Points", justify="right")
+    for label, pts in sheet.items:
+        if players:
+            label = _PLAYER_RE.sub(
+                lambda m: players[int(m.group(1)) - 1]
+                if 0 < int(m.group(1)) <= len(players) else m.group(0),
+                label,
+            )
+        tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+    tab.add_section()
+    tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
+    tab.add_row(Text("Score before", style="dim"), Text(str(sheet.score_before), style="dim"))
+    tab.add_row(Text("Score after", style="bold"), Text(str(sheet.score_after), style="bold"))
+    return tab
+
+
+def totals_table(scores: Sequence[int], teams: Sequence[str], target: int,
+                 hands: int) -> Table:
+    """The match totals after ``hands`` hands."""
+    tab = Table(title=f"Match after {hands} hand{'s' if hands != 1 else ''} "
+                      f"(target {target})", title_justify="left", min_width=44)
+    tab.add_column("Team")
+    tab.add_column("Score", justify="right")
+    tab.add_column("To go", justify="right")
+    for name, score in zip(teams, scores, strict=True):
+        tab.add_row(name, str(score), str(max(target - score, 0)))
+    return tab

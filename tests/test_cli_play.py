@@ -1,0 +1,278 @@
+"""`canasta play` driven through Typer's CliRunner with scripted input.
+
+A replica of the game is played here through the library (the same seeded match, the same
+seeded bot decisions, the person's moves chosen by a fixed policy); its moves become the typed
+input, and the record the command saves must equal the replica's, move for move.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from canasta import Match, load_preset
+from canasta.actions import Action, AskPartner, Discard, Draw, EndHand, parse_action
+from canasta.bots import BOTS, make_bot
+from canasta.cards import JOKER, card_text, cards_of
+from canasta.cli import _register as register_commands
+from canasta.cli import app
+from canasta.cli.play import decision_seed
+from canasta.engine import IllegalActionError, Phase, View
+from canasta.records import load_record
+
+register_commands()
+runner = CliRunner()
+SEED = 5
+BOT_KINDS = ["", "random", "random", "random"]
+
+
+def flat(text: str) -> str:
+    """Output with Rich's line wrapping and table rules undone."""
+    return " ".join(text.translate({ord(c): " " for c in "│┃╎"}).split())
+
+
+def human_line(view: View) -> str:
+    """The person's policy: draw (by number), discard the first listed card (typed)."""
+    legal = view.legal_actions
+    if view.phase is Phase.ANSWER:
+        return "no"
+    if view.phase is Phase.DRAW:
+        if Draw() in legal:
+            return str(legal.index(Draw()) + 1)
+        if EndHand() in legal:
+            return "end-hand"
+        return "1"
+    discards = [a for a in legal if isinstance(a, Discard)]
+    return discards[0].text() if discards else "1"
+
+
+def line_action(line: str, view: View) -> Action:
+    if line.isdigit():
+        return view.legal_actions[int(line) - 1]
+    if line in ("yes", "no"):
+        return parse_action(f"answer {line}")
+    return parse_action(line)
+
+
+def replica(hands: int, kinds: list[str] = BOT_KINDS, seed: int = SEED
+            ) -> tuple[list[str], list[int], Match]:
+    """Play ``hands`` hands as `canasta play` would. Returns the person's input lines, the
+    index in them where each hand starts, and the match."""
+    match = Match(load_preset("international"), 4, seed=seed)
+    lines: list[str] = []
+    starts = [0]
+    while True:
+        steps = 0
+        while not match.state.is_over:
+            steps += 1
+            assert steps < 5000, "the scripted hand does not end"
+            state = match.state
+            seat = state.actor
+            view = state.view(seat)
+            if seat == 0:
+                line = human_line(view)
+                lines.append(line)
+                match.apply(line_action(line, view))
+            else:
+                seed_now = decision_seed(seed, seat, len(match.hands), len(match.record.actions))
+                match.apply(make_bot(kinds[seat], seed_now).choose(view))
+        match.finish_hand()
+        if match.winner is not None or len(match.hands) >= hands:
+            return lines, starts, match
+        lines.append("")  # "Press Enter to deal the next hand"
+        starts.append(len(lines))
+        match.next_hand()
+
+
+def play(args: list[str], lines: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, ["play", *args], input="\n".join(lines) + "\n")
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def recorded_actions(path: Path) -> list[list[list[object]]]:
+    data = json.loads(path.read_text("utf-8"))
+    return [h["actions"] for h in data["hands"]]
+
+
+def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
+    lines, starts, match = replica(1)
+    first = Match(load_preset("international"), 4, seed=SEED)
+    # What the engine says about a discard before drawing, at the person's first decision.
+    state = first.state
+    while state.actor != 0:
+        seat = state.actor
+        seed_now = decision_seed(SEED, seat, 1, len(first.record.actions))
+        first.apply(make_bot("random", seed_now).choose(state.view(seat)))
+    held = state.hand_cards(0)[0]
+    with pytest.raises(IllegalActionError) as info:
+        state.clone().apply(Discard(held))
+    not_held = next(c for c in range(JOKER) if c not in cards_of(state.hands[0]))
+    extra = ["help", f"discard {card_text(held)}", "meld 9x 9s", "99",
+             f"discard {card_text(not_held)}", "table"]
+    save = tmp_path / "game.json"
+    code, out = play(["--seed", str(SEED), "--bots", "random", "--save", str(save)],
+                     extra + lines + ["quit"])
+    text = flat(out)
+    assert code == 0
+    # help lists the legal moves by number; the first decision is to draw.
+    assert "Type the number of a move" in text and "1 draw" in text
+    # The illegal discard gets the engine's reason and rule; the game goes on.
+    assert f"Not allowed: {info.value.reason}" in text
+    assert f"rule: {info.value.rule}" in text
+    assert "Cannot read that move: meld: '9x' at position 2 is not a card" in text
+    assert "No move number 99" in text
+    # The hand was played to its end and scored, item by item.
+    sheets = match.record.sheets
+    assert f"The hand ends: {match.record.end_reason.replace('_', ' ')}" in text
+    for sheet in sheets:
+        assert f"Hand total {sheet.hand_total:+d}" in text
+        assert f"Score after {sheet.score_after}" in text
+    assert "Match after 1 hand" in text
+    assert "Saved to" in text
+    # The saved record is the replica's, move for move.
+    assert recorded_actions(save) == [[[s, t] for s, t in match.record.actions]]
+    data = json.loads(save.read_text("utf-8"))
+    assert data["scores"] == match.scores
+    assert data["names"] == ["You", "West (random)", "North (random)", "East (random)"]
+
+
+def test_bots_moves_show_as_they_happen() -> None:
+    lines, _, match = replica(1)
+    code, out = play(["--seed", str(SEED), "--bots", "random"], lines[:3] + ["quit"])
+    assert code == 0
+    bot_moves = [(s, t) for s, t in match.record.actions if s != 0][:3]
+    names = {1: "West", 2: "North", 3: "East"}
+    for seat, action in bot_moves:
+        assert f"{names[seat]}: {action}" in out
+
+
+def test_save_quit_resume_goes_on_identically(tmp_path: Path) -> None:
+    lines, starts, match = replica(3)
+    assert len(starts) == 3, "the scripted match must reach a third hand"
+    save = tmp_path / "game.json"
+    common = ["--bots", "random"]
+
+    # 1. Play into the middle of hand 2 and quit.
+    mid = starts[1] + (starts[2] - starts[1]) // 2
+    code, out = play(["--seed", str(SEED), "--save", str(save), *common], lines[:mid] + ["quit"])
+    assert code == 0 and "Saved to" in out
+    resumed, _ = load_record(save)
+    saved = recorded_actions(save)
+    assert len(saved) == 2
+    assert saved[0] == [[s, t] for s, t in match.hands[0].actions]
+    assert saved[1] == [[s, t] for s, t in match.hands[1].actions[:len(saved[1])]]
+    assert resumed.state.actor == 0  # it stopped at the person's decision
+
+    # 2. Resume, finish hand 2, quit at the "next hand" prompt.
+    code, out = play(["--resume", str(save), *common], lines[mid:starts[2] - 1] + ["quit"])
+    assert code == 0
+    assert "Resumed" in out and "Hand 2" in out
+    saved = recorded_actions(save)
+    assert saved[1] == [[s, t] for s, t in match.hands[1].actions]
+    data = json.loads(save.read_text("utf-8"))
+    assert data["hands"][1]["sheets"] == [s.to_dict() for s in match.hands[1].sheets]
+
+    # 3. Resume again: hand 3 is dealt from the deck the uninterrupted match had, and goes on
+    #    move for move.
+    code, out = play(["--resume", str(save), *common], lines[starts[2] - 1:starts[2] + 6]
+                     + ["quit"])
+    assert code == 0
+    data = json.loads(save.read_text("utf-8"))
+    assert len(data["hands"]) == 3
+    replica_deck = match.hands[2].deck
+    assert data["hands"][2]["deck"] == [card_text(c) for c in replica_deck]
+    played = data["hands"][2]["actions"]
+    assert played == [[s, t] for s, t in match.hands[2].actions[:len(played)]]
+    assert sum(1 for s, _ in played if s == 0) == 6
+
+
+class AskerBot:
+    """Asks its partner whenever it may; otherwise plays as the greedy bot."""
+
+    name = "asker"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.inner = make_bot("greedy", seed)
+
+    def choose(self, view: View) -> Action:
+        if AskPartner() in view.legal_actions:
+            return AskPartner()
+        return self.inner.choose(view)
+
+
+def script_until_asked(seed: int, kinds: list[str]) -> list[str] | None:
+    """The person's lines up to the partner's question "may I go out?" (answered "y"), or
+    None when the first hand ends without one."""
+    match = Match(load_preset("international"), 4, seed=seed)
+    lines: list[str] = []
+    while not match.state.is_over:
+        state = match.state
+        seat = state.actor
+        view = state.view(seat)
+        if seat == 0:
+            if view.phase is Phase.ANSWER:
+                return [*lines, "y"]
+            line = human_line(view)
+            lines.append(line)
+            match.apply(line_action(line, view))
+        else:
+            seed_now = decision_seed(seed, seat, 1, len(match.record.actions))
+            match.apply(BOTS[kinds[seat]](seed_now).choose(view))
+    return None
+
+
+def test_the_person_answers_the_partners_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BOTS, "asker", AskerBot)
+    kinds = ["", "random", "asker", "random"]
+    found = next(((seed, lines) for seed in range(1, 30)
+                  if (lines := script_until_asked(seed, kinds)) is not None), None)
+    assert found is not None, "no seed in 1..29 has the partner ask"
+    seed, lines = found
+    code, out = play(["--seed", str(seed), "--bots", "random,asker,random"], lines + ["quit"])
+    assert code == 0
+    assert "North asks: may I go out?" in out
+    assert "You: answer yes" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rule", "no.such_rule=1"], "unknown rule 'no.such_rule'"),
+    (["--rule", "noequals"], "expected name=value"),
+    (["--variant", "klondike"], "unknown variant 'klondike'"),
+    (["--players", "5"], "not 5"),
+    (["--bots", "random,random"], "expected 1 or 3 bot names"),
+    (["--bots", "nobot"], "unknown bot 'nobot'"),
+])
+def test_bad_options_exit_2_with_the_reason(args: list[str], message: str) -> None:
+    code, out = play(args, [])
+    assert code == 2
+    assert message in flat(out)
+
+
+def test_two_players_draw_two_and_have_no_partner() -> None:
+    code, out = play(["--players", "2", "--seed", "1", "--bots", "random"], ["1", "quit"])
+    assert code == 0
+    assert "Your partner" not in out and " & " not in out
+    match = Match(load_preset("international"), 2, seed=1)
+    while match.state.actor != 0:
+        seat = match.state.actor
+        seed_now = decision_seed(1, seat, 1, len(match.record.actions))
+        match.apply(make_bot("random", seed_now).choose(match.state.view(seat)))
+    before = match.state.hand_cards(0)
+    match.apply(Draw())
+    drawn = list(match.state.hand_cards(0))
+    for c in before:
+        drawn.remove(c)
+    assert len(drawn) == 2  # seed 001/pagat: two players draw two cards
+    assert f"You drew {card_text(drawn[0])}" in out
+    assert card_text(drawn[1]) in out.split("You drew", 1)[1].splitlines()[0]
+
+
+def test_resume_of_a_missing_file_exits_2(tmp_path: Path) -> None:
+    code, out = play(["--resume", str(tmp_path / "none.json")], [])
+    assert code == 2
+    assert "cannot read" in out
