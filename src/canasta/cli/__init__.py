@@ -14,9 +14,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from . import play, rules_cmd, score, serve, simulate
+    from . import play, replay, rules_cmd, score, serve, simulate
 
-    for module in (play, simulate, rules_cmd, score, serve):
+    for module in (play, simulate, rules_cmd, score, replay, serve):
         module.register(app)
 
 

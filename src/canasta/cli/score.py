@@ -1,9 +1,376 @@
-"""`canasta` commands: score (to be filled)."""
+"""``canasta score``: the scorepad. The itemized score of a hand typed in from a real table.
+
+``canasta score FILE`` (``-`` for standard input) reads a hand result (docs/formats.md) and
+prints each team's sheet (every canasta bonus, red threes, going out, melded points, hand points,
+doubling, penalties), the hand total and the new match total; ``--json`` prints the same as JSON.
+``canasta score --interactive`` asks for the table a team at a time, as a scorekeeper would
+enter it, and keeps the match sheet across hands. No rule lives here: the hand result reader
+checks the table against the rules and :func:`canasta.scoring.score_hand` scores it.
+"""
 
 from __future__ import annotations
 
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import CardParseError, card_text, parse_cards
+from ..handresult import (
+    CUSTOM,
+    HandResult,
+    HandResultError,
+    hand_result_from_dict,
+    load_hand_result,
+    penalty_catalogue,
+    sheets_to_json,
+)
+from ..jsondoc import FormatError
+from ..rules import Rules, RulesError, load_preset, parse_rule_args
+from ..scoring import ScoreSheet
+
+Reader = Callable[[str], str]
+
+
+def sheet_table(sheet: ScoreSheet, name: str) -> Table:
+    """One team's itemized sheet: every row, the hand total and the match total."""
+    tab = Table(title=name, title_justify="left", min_width=48)
+    tab.add_column("Item")
+    tab.add_column("Points", justify="right")
+    for label, pts in sheet.items:
+        tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+    tab.add_section()
+    tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
+    tab.add_row(Text("Score before the hand", style="dim"),
+                Text(str(sheet.score_before), style="dim"))
+    tab.add_row(Text("Match total", style="bold"), Text(str(sheet.score_after), style="bold"))
+    return tab
+
+
+def print_sheets(console: Console, result: HandResult, sheets: Sequence[ScoreSheet]) -> None:
+    for sheet in sheets:
+        console.print(sheet_table(sheet, result.names[sheet.team]))
+    summary = Table(title="Hand and match", title_justify="left", min_width=48)
+    summary.add_column("Team")
+    summary.add_column("Hand", justify="right")
+    summary.add_column("Match total", justify="right")
+    target = result.rules.target(result.players)
+    for sheet in sheets:
+        total = Text(str(sheet.score_after))
+        if sheet.score_after >= target:
+            total.append(f"  (target {target} reached)", style="bold green")
+        summary.add_row(result.names[sheet.team], f"{sheet.hand_total:+d}", total)
+    console.print(summary)
+
+
+def score_file(path: str, as_json: bool, console: Console, err: Console) -> int:
+    """Score one hand result file; 0, or 2 after printing the error."""
+    try:
+        result = load_hand_result(path)
+    except FormatError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        return 2
+    sheets = result.score()
+    if as_json:
+        sys.stdout.write(json.dumps(sheets_to_json(result, sheets), indent=1,
+                                    ensure_ascii=False) + "\n")
+    else:
+        console.print(Text(f"{result.rules.name}, {result.players} players", style="bold"))
+        print_sheets(console, result, sheets)
+    return 0
+
+
+# -- interactive --------------------------------------------------------------------------
+
+class _Stop(Exception):
+    """The scorekeeper ended the session (end of input or `quit`)."""
+
+
+class Scorepad:
+    """The interactive scorepad: asks a hand at a time, a team at a time, and keeps the match.
+
+    Args:
+        rules: the rule set (None: ask for it).
+        players: the number of players (None: ask).
+        console: where to print.
+        read: reads one answer for a prompt (``console.input`` by default).
+    """
+
+    def __init__(self, rules: Rules | None, players: int | None, console: Console,
+                 read: Reader | None = None) -> None:
+        self.console = console
+        self.read = read or console.input
+        self.rules = rules
+        self.players = players
+        self.names: list[str] = []
+        self.totals: list[int] = []
+        self.hands: list[list[int]] = []  # hand totals per hand
+        self.results: list[dict[str, Any]] = []
+
+    # prompts ---------------------------------------------------------------------------
+    def ask(self, prompt: str, default: str = "") -> str:
+        shown = f"{prompt} [{default}]: " if default else f"{prompt}: "
+        try:
+            answer = self.read(escape(shown)).strip()
+        except EOFError:
+            raise _Stop() from None
+        if answer.lower() in ("quit", "exit"):
+            raise _Stop()
+        return answer or default
+
+    def say_error(self, message: str) -> None:
+        self.console.print(Text(f"  {message}; please enter it again.", style="red"))
+
+    def ask_yes(self, prompt: str, default: bool = False) -> bool:
+        while True:
+            answer = self.ask(f"{prompt} (y/n)", "y" if default else "n").lower()
+            if answer in ("y", "yes", "s", "si", "sì", "da"):
+                return True
+            if answer in ("n", "no", "nu"):
+                return False
+            self.say_error(f"'{answer}' is not y or n")
+
+    def ask_int(self, prompt: str, default: int, lo: int | None = None,
+                hi: int | None = None) -> int:
+        while True:
+            answer = self.ask(prompt, str(default))
+            try:
+                value = int(answer)
+            except ValueError:
+                self.say_error(f"'{answer}' is not a whole number")
+                continue
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                self.say_error(f"{value} is not between {lo} and {hi}")
+                continue
+            return value
+
+    def ask_cards(self, prompt: str) -> list[str]:
+        while True:
+            answer = self.ask(prompt)
+            try:
+                return [card_text(c) for c in parse_cards(answer)]
+            except CardParseError as exc:
+                self.say_error(str(exc))
+
+    # setup -----------------------------------------------------------------------------
+    def setup(self) -> None:
+        while self.rules is None:
+            name = self.ask("Variant (international, canastone, classic_italian, brazilian, "
+                            "romanian)", "international")
+            try:
+                self.rules = load_preset(name)
+            except RulesError as exc:
+                self.say_error(str(exc))
+        rules = self.rules
+        counts = rules.deal.player_counts
+        while self.players is None or self.players not in counts:
+            if self.players is not None:
+                self.say_error(f"{rules.name} is played by {', '.join(map(str, counts))} "
+                               "players")
+            default = 4 if 4 in counts else counts[0]
+            self.players = self.ask_int("Players", default, 2, 6)
+        teams = rules.teams(self.players)
+        self.names = [f"Team {t + 1}" for t in range(len(teams))]
+        self.totals = [0] * len(teams)
+        catalogue = penalty_catalogue(rules)
+        self.console.print(Text(
+            f"{rules.name}, {self.players} players, {len(teams)} teams; target "
+            f"{rules.target(self.players)}. Cards are typed like Kh 10s Td JK; `quit` ends.",
+            style="bold"))
+        if catalogue:
+            self.console.print(Text("Penalties: " + ", ".join(catalogue) + f", {CUSTOM}",
+                                    style="dim"))
+
+    # one hand --------------------------------------------------------------------------
+    def ask_team(self, t: int, others_out: bool) -> dict[str, Any]:
+        assert self.rules is not None and self.players is not None
+        rules = self.rules
+        per_team = self.players // len(self.names)
+        name = self.names[t]
+        self.console.print(Text(f"{name} (match score {self.totals[t]})", style="bold cyan"))
+        melds: list[list[str]] = []
+        self.console.print("  Melds, one per line (e.g. Ks Kh Kd 2c); an empty line ends them.")
+        while True:
+            cards = self.ask_cards(f"  meld {len(melds) + 1}")
+            if not cards:
+                break
+            error = self._check_team_part({"melds": [cards]})
+            if error:
+                self.say_error(error)
+                continue
+            melds.append(cards)
+        reds = self.ask_int("  Red threes laid out", 0, 0,
+                            rules.packs(self.players) * 2)
+        went_out = False if others_out else self.ask_yes("  Did this team go out?")
+        concealed = self.ask_yes("  Concealed (in one turn, from the hand)?") if went_out else False
+        hands: list[list[str]] = []
+        for k in range(per_team):
+            what = "who went out: empty" if went_out and k == 0 else "empty if none"
+            hands.append(self.ask_cards(f"  Cards left in hand, player {k + 1} ({what})"))
+        penalties: list[Any] = []
+        while True:
+            answer = self.ask("  Penalties (names, commas between; `?` lists them)")
+            if answer == "?":
+                for p in penalty_catalogue(rules).values():
+                    self.console.print(f"    {p.name}: {p.points:+d}"
+                                       f"{' x difference' if p.kind == 'difference' else ''}"
+                                       f" - {p.description}")
+                self.console.print(f"    {CUSTOM} POINTS LABEL: any other penalty")
+                continue
+            penalties = _parse_penalties(answer)
+            error = self._check_team_part({"penalties": penalties})
+            if error:
+                self.say_error(error)
+                continue
+            break
+        return {"name": name, "score_before": self.totals[t], "melds": melds,
+                "red_threes": reds, "hands": hands, "went_out": went_out,
+                "concealed": concealed, "penalties": penalties}
+
+    def _check_team_part(self, part: dict[str, Any]) -> str | None:
+        """Check melds or penalties alone, with the rest of the team empty."""
+        assert self.rules is not None and self.players is not None
+        per_team = self.players // len(self.names)
+        team = {"hands": [[] for _ in range(per_team)], **part}
+        teams = [team] + [{"hands": [[] for _ in range(per_team)]}
+                          for _ in range(len(self.names) - 1)]
+        try:
+            self._read({"teams": teams})
+        except HandResultError as exc:
+            return exc.expected
+        return None
+
+    def _read(self, doc: dict[str, Any]) -> HandResult:
+        assert self.rules is not None
+        from ..jsondoc import rules_header
+
+        full = {"format": "canasta-hand-result", "version": 1, **rules_header(self.rules),
+                **doc}
+        return hand_result_from_dict(full, "the table")
+
+    def hand(self) -> None:
+        number = len(self.hands) + 1
+        self.console.rule(f"Hand {number}")
+        teams: list[dict[str, Any] | None] = [None] * len(self.names)
+        while True:
+            for t in range(len(teams)):
+                if teams[t] is None:
+                    others = any(o is not None and o["went_out"]
+                                 for i, o in enumerate(teams) if i != t)
+                    teams[t] = self.ask_team(t, others)
+            try:
+                result = self._read({"teams": teams})
+                break
+            except HandResultError as exc:
+                self.console.print(Text(f"  {exc}", style="red"))
+                m = re.search(r"\$\.teams\[(\d+)\]", exc.path + " " + exc.expected)
+                redo = [int(m.group(1))] if m else list(range(len(teams)))
+                for t in redo:
+                    self.console.print(Text(f"  Enter {self.names[t]} again.", style="red"))
+                    teams[t] = None
+        sheets = result.score()
+        print_sheets(self.console, result, sheets)
+        self.hands.append([s.hand_total for s in sheets])
+        self.totals = [s.score_after for s in sheets]
+        self.results.append({"teams": teams})
+        self.console.print(self.match_table())
+
+    def match_table(self) -> Table:
+        assert self.rules is not None and self.players is not None
+        target = self.rules.target(self.players)
+        tab = Table(title=f"Match sheet (target {target})", title_justify="left")
+        tab.add_column("Hand", justify="right")
+        for name in self.names:
+            tab.add_column(name, justify="right")
+        running = [0] * len(self.names)
+        for i, totals in enumerate(self.hands, 1):
+            running = [a + b for a, b in zip(running, totals, strict=True)]
+            tab.add_row(str(i), *(f"{h:+d} = {r}" for h, r in zip(totals, running, strict=True)))
+        return tab
+
+    def run(self) -> int:
+        try:
+            self.setup()
+            while True:
+                self.hand()
+                if not self.ask_yes("Another hand?", True):
+                    break
+        except _Stop:
+            self.console.print()
+            if self.hands:
+                self.console.print(self.match_table())
+        return 0
+
+
+def _parse_penalties(answer: str) -> list[Any]:
+    """``draw_out_of_turn, miscount 30, custom -50 late`` → penalty entries."""
+    out: list[Any] = []
+    for part in answer.split(","):
+        words = part.split()
+        if not words:
+            continue
+        name = words[0]
+        if name == CUSTOM:
+            try:
+                points = int(words[1]) if len(words) > 1 else 0
+            except ValueError:
+                points = 0
+                words = [name, "0", *words[1:]]
+            out.append({"name": CUSTOM, "points": points,
+                        "label": " ".join(words[2:]) or "custom penalty"})
+        elif len(words) > 1 and words[1].lstrip("-").isdigit():
+            key = "difference" if name == "miscount" else "count"
+            out.append({"name": name, key: int(words[1])})
+        else:
+            out.append(name)
+    return out
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+
+    @app.command()
+    def score(
+        file: Annotated[str | None, typer.Argument(
+            help="A hand result (JSON, docs/formats.md); - reads standard input.")] = None,
+        as_json: Annotated[bool, typer.Option(
+            "--json", help="Print per team items, hand_total and score_after as JSON.")] = False,
+        interactive: Annotated[bool, typer.Option(
+            "--interactive", "-i", help="Ask for the table a team at a time and keep the "
+                                        "match sheet across hands.")] = False,
+        variant: Annotated[str | None, typer.Option(
+            help="Rule set for --interactive (asked when left out).")] = None,
+        rule: Annotated[list[str] | None, typer.Option(
+            "--rule", help="House rule name=value for --interactive (repeatable).")] = None,
+        players: Annotated[int | None, typer.Option(
+            help="Players for --interactive (asked when left out).")] = None,
+    ) -> None:
+        """Score a finished hand: every bonus, penalty and total, itemized per team."""
+        console = Console(highlight=False)
+        err = Console(stderr=True, highlight=False)
+        if interactive:
+            rules = None
+            if variant is not None or rule:
+                try:
+                    rules = load_preset(variant or "international", parse_rule_args(rule))
+                except RulesError as exc:
+                    err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+                    raise typer.Exit(2) from None
+            raise typer.Exit(Scorepad(rules, players, console).run())
+        if file is None:
+            err.print("[bold red]error:[/] name a hand result file (or - for standard input), "
+                      "or use --interactive", highlight=False)
+            raise typer.Exit(2)
+        code = score_file(file, as_json, console, err)
+        if code:
+            raise typer.Exit(code)
+
+
+__all__ = ["Scorepad", "print_sheets", "register", "score_file", "sheet_table"]
