@@ -630,7 +630,7 @@ class State:
         """Sequence canastas in hand (``melds.real_canasta``): runs of one suit, ace high."""
         size = self.rules.melds.canasta_size
         for suit in range(4):
-            for high in range(14, 3 + size, -1):
+            for high in range(14, 2 + size, -1):  # ace high, 4 lowest
                 ranks = [1 if v == 14 else v for v in range(high, high - size, -1)]
                 codes = [(r - 1) * 4 + suit for r in ranks]
                 if all(hand[c] for c in codes):
