@@ -1,0 +1,88 @@
+"""`canasta rules VARIANT` and `canasta variants` (src/canasta/cli/rules_cmd.py) through
+Typer's CliRunner, on an app holding only these two commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from canasta import PRESETS, preset_options
+from canasta.cli import rules_cmd
+
+app = typer.Typer()
+rules_cmd.register(app)
+runner = CliRunner()
+
+SEED_VARIANTS = ("canastone", "classic_italian", "brazilian", "romanian")
+
+
+def sheet(*args: str) -> dict[str, object]:
+    result = runner.invoke(app, ["rules", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.output)
+    return data
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_rule_sheet_prints_every_rule(variant: str) -> None:
+    result = runner.invoke(app, ["rules", variant], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "Packs of 52 cards" in result.output and "House rules" in result.output
+    data = sheet(variant)
+    rows = data["rules"]
+    assert isinstance(rows, list) and len(rows) > 90
+    assert all(row["source"] for row in rows)
+
+
+@pytest.mark.parametrize("variant", SEED_VARIANTS)
+def test_each_rule_cites_its_seed(variant: str) -> None:
+    """Every rule of the four seed presets names the seed sentence (or option) it rests on."""
+    data = sheet(variant)
+    seed_no = {"canastone": "000", "classic_italian": "00", "brazilian": "003",
+               "romanian": "004"}[variant]
+    for row in data["rules"]:  # type: ignore[union-attr]
+        assert f"seed {seed_no}" in row["source"] or row["source"].startswith("option"), row
+
+
+def test_rule_option_changes_the_sheet() -> None:
+    base = {r["key"]: r for r in sheet("brazilian")["rules"]}  # type: ignore[union-attr]
+    real = {r["key"]: r for r in sheet("brazilian", "--rule", "canastra_real=true")["rules"]}  # type: ignore[union-attr]
+    assert base["melds.real_canasta"]["value"] is False
+    assert real["melds.real_canasta"]["value"] is True
+    assert real["melds.real_canasta"]["source"].startswith("option canastra_real=true")
+    entry = sheet("classic_italian", "--rule", "cards_13=true")
+    rows = {r["key"]: r for r in entry["rules"]}  # type: ignore[union-attr]
+    assert rows["deal.cards_dealt"]["value"]["4"] == 13
+
+
+def test_unknown_option_is_refused_with_the_valid_ones() -> None:
+    result = runner.invoke(app, ["rules", "canastone", "--rule", "no_such_rule=1"])
+    assert result.exit_code == 2
+    for name in preset_options("canastone"):
+        assert name in result.output
+
+
+def test_bad_value_is_refused_with_the_choices() -> None:
+    result = runner.invoke(app, ["rules", "brazilian", "--rule", "sujo=maybe"])
+    assert result.exit_code == 2
+    assert "off, stands, reverts" in " ".join(result.output.split())
+
+
+def test_unknown_variant_is_refused() -> None:
+    result = runner.invoke(app, ["rules", "samba"])
+    assert result.exit_code == 2 and "romanian" in result.output
+
+
+def test_variants_lists_presets_and_options() -> None:
+    result = runner.invoke(app, ["variants"], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    for name in PRESETS:
+        assert name in result.output
+    data = json.loads(runner.invoke(app, ["variants", "--json"]).output)
+    by_name = {v["variant"]: v for v in data}
+    assert by_name["classic_italian"]["extends"] == "canastone"
+    assert by_name["brazilian"]["options"]["sujo"]["choices"] == ["off", "stands", "reverts"]
+    assert by_name["canastone"]["players"] == [2, 3, 4, 6]
