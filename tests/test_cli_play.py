@@ -57,11 +57,11 @@ def line_action(line: str, view: View) -> Action:
     return parse_action(line)
 
 
-def replica(hands: int, kinds: list[str] = BOT_KINDS, seed: int = SEED
-            ) -> tuple[list[str], list[int], Match]:
+def replica(hands: int, kinds: list[str] = BOT_KINDS, seed: int = SEED,
+            options: dict[str, str] | None = None) -> tuple[list[str], list[int], Match]:
     """Play ``hands`` hands as `canasta play` would. Returns the person's input lines, the
     index in them where each hand starts, and the match."""
-    match = Match(load_preset("international"), 4, seed=seed)
+    match = Match(load_preset("international", options), 4, seed=seed)
     lines: list[str] = []
     starts = [0]
     while True:
@@ -189,6 +189,21 @@ def test_save_quit_resume_goes_on_identically(tmp_path: Path) -> None:
     played = data["hands"][2]["actions"]
     assert played == [[s, t] for s, t in match.hands[2].actions[:len(played)]]
     assert sum(1 for s, _ in played if s == 0) == 6
+
+
+def test_a_match_is_played_to_its_winner(tmp_path: Path) -> None:
+    lines, starts, match = replica(20, options={"end.target": "1000"})
+    assert match.winner is not None
+    save = tmp_path / "m.json"
+    code, out = play(["--seed", str(SEED), "--bots", "random", "--rule", "end.target=1000",
+                      "--save", str(save)], lines)
+    assert code == 0
+    names = ["You & North", "West & East"]
+    assert f"{names[match.winner]} win the match!" in out
+    assert f"Match after {len(match.hands)} hand" in out
+    data = json.loads(save.read_text("utf-8"))
+    assert data["winner"] == match.winner and data["scores"] == match.scores
+    assert len(data["hands"]) == len(starts)
 
 
 class AskerBot:

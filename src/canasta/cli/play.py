@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.table import Table
 from rich.text import Text
 
 from ..actions import Action, ActionParseError, Answer, Draw, TakePile, parse_action
@@ -34,19 +36,33 @@ from . import render
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
 
-HELP = """\
-Type the number of a move from the list, or the move itself:
-  draw               draw from the stock
-  take-pile 7h 7c    take the pile: meld its top card with 7h 7c from your hand
-  take-pile          take the pile: add its top card to your side's meld
-  meld 9s 9d JK      lay down a new meld
-  lay-off 9 9h 2c    add cards to your side's meld of nines (W: the wild meld)
-  discard Kc         discard and end your turn (your last card: you go out)
-  ask-partner        ask your partner whether you may go out (the answer binds)
-  retract            take back an opening short of the minimum (it then rises)
-  end-hand           stock gone: decline the discard and end the hand
-Cards: rank A K Q J 10 9 8 7 6 5 4 3 2 (T = 10) + suit s h d c; JK = joker.
-Other commands: help or ?, table (redraw), log (whole hand), quit (save, leave)."""
+HELP_MOVES = (
+    ("draw", "draw from the stock"),
+    ("take-pile 7h 7c", "take the pile: meld its top card with 7h 7c from your hand"),
+    ("take-pile", "take the pile: add its top card to your side's meld"),
+    ("meld 9s 9d JK", "lay down a new meld"),
+    ("lay-off 9 9h 2c", "add cards to your side's meld of nines (W: the wild meld)"),
+    ("discard Kc", "discard and end your turn (your last card: you go out)"),
+    ("ask-partner", "ask your partner whether you may go out (the answer binds)"),
+    ("retract", "take back an opening short of the minimum (the minimum then rises)"),
+    ("end-hand", "the stock is gone: decline the discard and end the hand"),
+)
+HELP_NOTES = (
+    "Cards: rank A K Q J 10 9 8 7 6 5 4 3 2 (T = 10) and suit s h d c; JK is a joker.",
+    "Other commands: help or ? (this list), table (draw the table again), log (the whole "
+    "hand so far), quit (save and leave).",
+)
+
+
+def help_text() -> Group:
+    """The notation and the commands, as a two-column list that wraps in narrow terminals."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for move, what in HELP_MOVES:
+        grid.add_row(move, what)
+    return Group(Text("Type the number of a move from the list, or the move itself:"), grid,
+                 *(Text(note) for note in HELP_NOTES))
 
 
 def default_bot() -> str:
@@ -213,7 +229,7 @@ class Game:
                 continue
             low = line.lower()
             if low in ("help", "?", "h"):
-                self.console.print(HELP)
+                self.console.print(help_text())
                 self.show_legal(legal)
                 continue
             if low in ("table", "t"):
@@ -282,10 +298,17 @@ class Game:
             reason += f" ({self.names[state.went_out]}"
             reason += ", concealed)" if state.concealed else ")"
         self.console.print(Text(f"The hand ends: {reason}.", style="bold"))
+        for seat in range(self.match.players):
+            if seat != self.human and state.hand_size[seat]:
+                left = Text(f"  {self.names[seat]} held: ", style="dim")
+                left.append_text(render.hand_label(state.hand_cards(seat)))
+                self.console.print(left)
+        tables = []
         for sheet in rec.sheets:
             seats = [s for s in self.match.teams[sheet.team] if s != state.went_out]
-            self.console.print(render.score_sheet_table(
+            tables.append(render.score_sheet_table(
                 sheet, self.team_names[sheet.team], [self.names[s] for s in seats]))
+        self.console.print(Columns(tables, padding=(0, 2)))
         self.console.print(render.totals_table(self.match.scores, self.team_names,
                                                self.match.rules.end.target,
                                                len(self.match.hands)))
@@ -376,10 +399,12 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
     if resume is None:
         seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
         partner = [names[s] for s in match.teams[0] if s != 0]
-        console.print(Text(f"{match.rules.name} canasta, {match.players} players. "
-                           f"Bots: {seats}.", style="bold"))
+        console.print(Text(f"Canasta ({match.rules.name.replace('_', ' ')} rules), "
+                           f"{match.players} players. Bots: {seats}.", style="bold"))
         if partner:
-            console.print(f"Your partner: {' & '.join(partner)}. Type help at any prompt.")
+            console.print(f"Your partner{'s' if len(partner) > 1 else ''}: "
+                          f"{' & '.join(partner)}.")
+        console.print("Type help at any prompt for the moves and commands.")
         game.autosave()
     game.run()
     return 0

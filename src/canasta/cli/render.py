@@ -179,6 +179,10 @@ def phase_hint(view: View, names: Sequence[str]) -> str:
     else:
         step = "meld, lay off, then discard"
     if view.actor == view.seat:
+        if view.phase is Phase.PLAY and not view.opened[view.team] and view.opening_points:
+            need = view.opening_minimum[view.team]
+            return (f"Your turn: your opening has {view.opening_points} of the {need} points "
+                    "needed; meld more before you discard, or retract.")
         return f"Your turn: {step}."
     return f"{who}'s turn: {step}."
 
@@ -210,19 +214,20 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         pile.append("  FROZEN", style="bold cyan")
         if not view.opened[view.team] and view.rules.pile.frozen_for_unopened_side:
             pile.append(" (for your side until it opens)", style="cyan")
-    if view.stopped and view.pile_size:
+    if view.stopped and view.pile_size and view.phase is Phase.DRAW:
         pile.append("  STOPPED", style="bold yellow")
+        pile.append(" (not to be taken this turn)", style="yellow")
     if pending:
         pile.append(f"   {pending} pile cards wait for the opening", style="yellow")
     parts.append(pile)
 
-    # Teams: score, opening, red threes, canastas, cards in hand.
+    # Teams: score, opening, canastas, red threes; then the cards each player holds.
     teams = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim")
     teams.add_column("Team", no_wrap=True)
-    teams.add_column("Score", justify="right")
-    teams.add_column("Opening")
+    teams.add_column("Score", justify="right", no_wrap=True)
+    teams.add_column("Opening", no_wrap=True)
+    teams.add_column("Canastas", justify="right", no_wrap=True)
     teams.add_column("Red 3s")
-    teams.add_column("Cards")
     size = view.rules.melds.canasta_size
     for t, seats in enumerate(view.teams):
         if view.opened[t]:
@@ -233,13 +238,14 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
             if view.opening_points and view.current in seats:
                 opening.append(f" ({view.opening_points} laid)", style="bold yellow")
         reds = cards_label(view.red_threes[t]) if view.red_threes[t] else Text("-", style="dim")
-        held = " ".join(f"{names[s]} {view.hand_sizes[s]}" for s in seats)
         canastas = sum(1 for m in view.melds[t].values() if len(m) >= size)
         label = Text(tnames[t], style="bold" if t == view.team else "")
-        if canastas:
-            label.append(f" ({canastas} canasta{'s' if canastas > 1 else ''})", style="green")
-        teams.add_row(label, str(view.scores[t]), opening, reds, held)
+        teams.add_row(label, str(view.scores[t]), opening,
+                      Text(str(canastas), style="green" if canastas else "dim"), reds)
     parts.append(teams)
+    held = Text("Cards held: ", style="dim")
+    held.append(" · ".join(f"{names[s]} {view.hand_sizes[s]}" for s in range(view.players)))
+    parts.append(held)
 
     # Melds: the seat's team first.
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]

@@ -25,13 +25,15 @@ def summary_table(stats: SimStats) -> Table:
     """The summary of a run: per team and the hands' ends."""
     n = stats.hands_played
     tab = Table(title=f"{stats.hands} hands of {stats.variant}, {stats.players} players "
-                      f"(seed {stats.seed})", title_justify="left")
+                      f"(seed {stats.seed})", title_justify="left",
+                caption="Canastas: per hand played. Matches: matches won.",
+                caption_justify="left")
     tab.add_column("Team")
     tab.add_column("Bots (seats)", no_wrap=True)
     tab.add_column("Hands won", justify="right")
     tab.add_column("Mean score", justify="right")
-    tab.add_column("Canastas/hand", justify="right")
-    tab.add_column("Matches won", justify="right")
+    tab.add_column("Canastas", justify="right")
+    tab.add_column("Matches", justify="right")
     for t, seats in enumerate(stats.teams):
         kinds = {stats.bots[s] for s in seats}
         if len(kinds) == 1:
