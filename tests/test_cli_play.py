@@ -287,6 +287,12 @@ def test_two_players_draw_two_and_have_no_partner() -> None:
     assert card_text(drawn[1]) in out.split("You drew", 1)[1].splitlines()[0]
 
 
+def test_an_unwritable_save_path_exits_2(tmp_path: Path) -> None:
+    code, out = play(["--save", str(tmp_path / "no" / "dir" / "g.json")], ["quit"])
+    assert code == 2
+    assert "cannot save to" in flat(out)
+
+
 def test_resume_of_a_missing_file_exits_2(tmp_path: Path) -> None:
     code, out = play(["--resume", str(tmp_path / "none.json")], [])
     assert code == 2

@@ -156,7 +156,7 @@ class Game:
                 self.match.next_hand()
                 self.shown = 0
                 self.autosave()
-        except _Quit:
+        except (_Quit, KeyboardInterrupt):
             if self.save is not None:
                 self.autosave()
                 self.console.print(f"Saved to {self.save}. Resume with: "
@@ -215,12 +215,13 @@ class Game:
         state = self.state
         view = state.view(self.human)
         legal = view.legal_actions
+        self.draw_table()
         if view.phase is Phase.ANSWER:
             asker = self.names[view.current]
-            self.console.print(Text(f"{asker} asks: may I go out?", style="bold"))
+            self.console.print(Text(f"{asker} asks: may I go out? (Your answer binds.)",
+                                    style="bold"))
             prompt = "Answer yes or no: "
         else:
-            self.draw_table()
             self.show_legal(legal)
             prompt = f"{self.names[self.human]} > "
         while True:
@@ -405,7 +406,11 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
             console.print(f"Your partner{'s' if len(partner) > 1 else ''}: "
                           f"{' & '.join(partner)}.")
         console.print("Type help at any prompt for the moves and commands.")
+    try:
         game.autosave()
+    except OSError as exc:
+        console.print(Text(f"Error: cannot save to {save}: {exc.strerror}", style="bold red"))
+        return 2
     game.run()
     return 0
 
@@ -418,7 +423,7 @@ def register(app: typer.Typer) -> None:
         variant: Annotated[str, typer.Option(help="Rule set (see canasta rules).")] = (
             "international"),
         rule: Annotated[list[str] | None, typer.Option(
-            "--rule", help="House rule name=value (repeatable).")] = None,
+            "--rule", metavar="NAME=VALUE", help="House rule (repeatable).")] = None,
         players: Annotated[int, typer.Option(
             help="Players: 2, 3, 4 or 6, as the variant allows.")] = 4,
         seed: Annotated[int | None, typer.Option(

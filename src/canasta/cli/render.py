@@ -213,7 +213,7 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
     if view.pile_frozen and view.pile_size:
         pile.append("  FROZEN", style="bold cyan")
         if not view.opened[view.team] and view.rules.pile.frozen_for_unopened_side:
-            pile.append(" (for your side until it opens)", style="cyan")
+            pile.append(" until your side opens", style="cyan")
     if view.stopped and view.pile_size and view.phase is Phase.DRAW:
         pile.append("  STOPPED", style="bold yellow")
         pile.append(" (not to be taken this turn)", style="yellow")
@@ -283,7 +283,7 @@ def score_sheet_table(sheet: ScoreSheet, title: str,
                       players: Sequence[str] | None = None) -> Table:
     """One team's itemized sheet for one hand; ``players`` names the team's players whose
     cards were counted (the sheet's ``player 1``, ``player 2`` ...)."""
-    tab = Table(title=title, title_justify="left", min_width=44)
+    tab = Table(title=title, title_justify="left", min_width=30)
     tab.add_column("Item")
     tab.add_column("Points", justify="right")
     for label, pts in sheet.items:

@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
                  "with 4 players seats 0 and 2 are team 0); one name means every seat. "
                  "Default: greedy, else random.")] = None,
         rule: Annotated[list[str] | None, typer.Option(
-            "--rule", help="House rule name=value (repeatable).")] = None,
+            "--rule", metavar="NAME=VALUE", help="House rule (repeatable).")] = None,
         players: Annotated[int, typer.Option(help="Players.")] = 4,
         seed: Annotated[int | None, typer.Option(
             help="Seed of the run (printed when drawn at random).")] = None,
