@@ -60,7 +60,8 @@ def facts_table(stats: SimStats) -> Table:
     for reason, count in stats.end_reasons.items():
         share = f"  ({100 * count / n:.1f}%)" if n else ""
         tab.add_row(f"ended: {reason.replace('_', ' ')}", f"{count}{share}")
-    tab.add_row("  of which concealed going out", str(stats.went_out_concealed))
+        if reason == "went_out":
+            tab.add_row("  of which concealed", str(stats.went_out_concealed))
     tab.add_row("mean actions per hand", f"{stats.mean_actions:.1f}")
     tab.add_row("mean turns per hand", f"{stats.mean_turns:.1f}")
     tab.add_row("canastas per hand (all teams)", f"{stats.canastas_per_hand:.2f}")
