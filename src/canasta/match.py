@@ -40,7 +40,7 @@ class Match:
     Args:
         rules: the rule set.
         players: number of players.
-        seed: seed of the shuffles (``random.Random(seed)``); None for a random match.
+        seed: seed of the shuffles; None draws one (kept in ``self.seed`` and in records).
         team_size: players per team (6 players: 3, or 2 for three pairs).
         first_dealer: the seat that deals the first hand.
     """
@@ -54,14 +54,17 @@ class Match:
         self.scores = [0] * len(self.teams)
         self.hands: list[HandRecord] = []
         self.dealer = first_dealer % players
-        self.seed = seed
-        self._rng = random.Random(seed)
+        # Each hand's shuffle depends only on (seed, hand number, attempt), so a match rebuilt
+        # from its record deals the same next hand without replaying any generator state.
+        self.seed = seed if seed is not None else random.randrange(2**63)
         self.winner: int | None = None
         self.state: State = self._deal()
 
     def _deal(self, deck: Sequence[int] | None = None) -> State:
+        attempt = 0
         while True:
-            order = list(deck) if deck is not None else self._shuffled()
+            order = list(deck) if deck is not None else self._shuffled(attempt)
+            attempt += 1
             try:
                 state = State.deal(self.rules, self.players, deck=order, dealer=self.dealer,
                                    scores=self.scores, team_size=self.team_size)
@@ -72,9 +75,10 @@ class Match:
             self.hands.append(HandRecord(self.dealer, state.deck, tuple(self.scores)))
             return state
 
-    def _shuffled(self) -> list[int]:
+    def _shuffled(self, attempt: int = 0) -> list[int]:
+        """The shuffled deck of the next hand (``attempt`` > 0 after a misdeal)."""
         deck = make_deck(self.rules.packs(self.players), self.rules.deal.jokers_per_pack)
-        self._rng.shuffle(deck)
+        random.Random(f"{self.seed}:{len(self.hands)}:{attempt}").shuffle(deck)
         return deck
 
     @property

@@ -28,9 +28,21 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        # The (log length at turn start, turn) in which this bot took an opening back: it does
+        # not try to open again in that turn (trying again would repeat the same retract).
+        self._retracted: tuple[int, int] | None = None
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, view: View) -> Action:
+        action = self._choose(view)
+        if isinstance(action, Retract):
+            self._retracted = (view.current, view.turn)
+        return action
+
+    def _may_open(self, view: View) -> bool:
+        return self._retracted != (view.current, view.turn)
+
+    def _choose(self, view: View) -> Action:
         legal = view.legal_actions
         if view.phase is Phase.ANSWER:
             points = sum(POINTS[c] for c in view.hand)
@@ -77,6 +89,8 @@ class GreedyBot:
             wilds = sum(1 for c in a.cards if is_wild(c))
             score = view.pile_size * 10 - wilds * 30 - len(a.cards) * 2
             if not opened:
+                if not self._may_open(view):
+                    continue
                 r = view.rules
                 counted = sum(POINTS[c] for c in a.cards) + (
                     POINTS[view.pile_top] if view.pile_top is not None else 0)
@@ -103,7 +117,7 @@ class GreedyBot:
         melding: list[Meld | LayOff] = [a for a in legal if isinstance(a, (Meld, LayOff))]
         if not opened:
             need = view.opening_minimum[team] - view.opening_points
-            plan = self._opening_moves(view, melding)
+            plan = self._opening_moves(view, melding) if self._may_open(view) else []
             if view.opening_points > 0 or sum(p for p, _ in plan) >= need:
                 if plan:
                     return max(plan, key=lambda pa: pa[0])[1]

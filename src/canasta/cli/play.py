@@ -11,7 +11,6 @@ tests drive a whole game with Typer's ``CliRunner(input=...)``.
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -344,21 +343,6 @@ def _bot_list(spec: str | None, seats: int) -> list[str]:
 _KIND_RE = re.compile(r"^(.*) \((\w+)\)$")
 
 
-def _resync_shuffles(match: Match) -> None:
-    """Bring a resumed match's shuffle RNG to where the original stood, so that the next deals
-    are the ones the uninterrupted match would have had (the replay deals from the recorded
-    decks and draws no shuffles)."""
-    if match.seed is None:
-        return
-    match._rng = random.Random(match.seed)
-    for rec in match.hands:
-        for _ in range(64):  # a misdeal draws another shuffle; 64 is far beyond any real run
-            if tuple(match._shuffled()) == rec.deck:
-                break
-        else:
-            return  # a transcribed deck: no seed reproduces it; later deals stay random
-
-
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str,
           console: Console, read: Reader) -> int:
@@ -366,7 +350,6 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
     try:
         if resume is not None:
             match, data = load_record(resume)
-            _resync_shuffles(match)
             stored = data.get("names") or []
             names, kinds = [], []
             for i in range(match.players):
