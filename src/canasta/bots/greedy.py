@@ -28,21 +28,21 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
-        # The (log length at turn start, turn) in which this bot took an opening back: it does
-        # not try to open again in that turn (trying again would repeat the same retract).
-        self._retracted: tuple[int, int] | None = None
 
     # -- entry point ---------------------------------------------------------------------------
-    def choose(self, view: View) -> Action:
-        action = self._choose(view)
-        if isinstance(action, Retract):
-            self._retracted = (view.current, view.turn)
-        return action
-
     def _may_open(self, view: View) -> bool:
-        return self._retracted != (view.current, view.turn)
+        """False once this seat has taken an opening back this turn: trying again would only
+        repeat it. Read from the public log, so the bot needs no memory between calls."""
+        mine = f"seat {view.seat}:"
+        for line in reversed(view.log):
+            if line.startswith("seat "):
+                if not line.startswith(mine):
+                    return True
+                if line == f"{mine} retract":
+                    return False
+        return True
 
-    def _choose(self, view: View) -> Action:
+    def choose(self, view: View) -> Action:
         legal = view.legal_actions
         if view.phase is Phase.ANSWER:
             points = sum(POINTS[c] for c in view.hand)
@@ -118,7 +118,8 @@ class GreedyBot:
         if not opened:
             need = view.opening_minimum[team] - view.opening_points
             plan = self._opening_moves(view, melding) if self._may_open(view) else []
-            if view.opening_points > 0 or sum(p for p, _ in plan) >= need:
+            wilds_held = sum(1 for c in view.hand if is_wild(c))
+            if view.opening_points > 0 or self._plan_points(plan, wilds_held) >= need:
                 if plan:
                     return max(plan, key=lambda pa: pa[0])[1]
             if Retract() in legal and view.opening_points > 0:
@@ -137,6 +138,23 @@ class GreedyBot:
         if Retract() in legal:
             return Retract()
         return legal[0]
+
+    @staticmethod
+    def _plan_points(plan: list[tuple[int, Action]], wilds_held: int) -> int:
+        """Points of the best disjoint choice: one move per rank, wild cards not reused."""
+        best: dict[int, tuple[int, int]] = {}
+        for points, a in plan:
+            assert isinstance(a, (Meld, LayOff))
+            rank = a.rank if isinstance(a, LayOff) else _natural_rank(a.cards)
+            wilds = sum(1 for c in a.cards if is_wild(c))
+            if rank not in best or points > best[rank][0]:
+                best[rank] = (points, wilds)
+        total = 0
+        for points, wilds in sorted(best.values(), key=lambda pw: (pw[1], -pw[0])):
+            if wilds <= wilds_held:
+                wilds_held -= wilds
+                total += points
+        return total
 
     def _opening_moves(self, view: View,
                        melding: list[Meld | LayOff]) -> list[tuple[int, Action]]:
