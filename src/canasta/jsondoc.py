@@ -266,3 +266,23 @@ def count_text(counts: dict[int, int]) -> str:
     """``Kh x2, JK x1`` for a mapping of card codes to counts."""
     return ", ".join(f"{card_text(c)} x{n}" for c, n in sorted(counts.items()))
 
+
+
+#: The JSON Schema files shipped in ``canasta/schemas`` (docs/formats.md).
+SCHEMAS = ("card", "action", "position", "hand_result", "record")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of a format: ``card``, ``action``, ``position``, ``hand_result`` or
+    ``record``.
+
+    Raises:
+        ValueError: an unknown name.
+    """
+    from importlib import resources
+
+    if name not in SCHEMAS:
+        raise ValueError(f"no schema '{name}'; the schemas are {', '.join(SCHEMAS)}")
+    text = resources.files("canasta").joinpath(f"schemas/{name}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
