@@ -567,3 +567,36 @@ def test_first_player_is_left_of_the_dealer() -> None:
     primo mazziere ... distribuirà, una alla volta in senso orario"."""
     s = deal(RULES, {}, "4c", dealer=2)
     assert s.current == 3 and s.phase is Phase.DRAW
+
+
+def test_no_going_out_while_a_wild_canasta_is_unfinished() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Quando una coppia ha iniziato una canasta di Joker o
+    pinelle fin quando non l'ha completata non può chiudere la smazzata"."""
+    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d JK JK"
+    s = start({1: seat1}, "JK 2c", scores=[0, 3000], options={"go_out_without_discard": "true"})
+    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d JK")
+    assert rule_of(s, "meld JK JK 2c") == "melds.unfinished_wild_meld_restricts"
+
+
+def test_partner_takes_the_pile_once_the_side_has_opened() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Quando un membro della coppia ha esposto in tavola
+    «l'apertura» anche il suo compagno può impossessarsi al suo turno del pozzo, sempre a
+    condizione di avere in mano almeno due carte dello stesso valore di quella scartata"; "deve
+    esporre subito in tavola la carta superiore catturata in combinazione con le carte che ne
+    hanno consentito la cattura"."""
+    seat1 = "Ks Kh Kd As Ah Ad 9s 9h 9d 8s 8h 8d 7s 7h 7d"
+    s = start({1: seat1, 2: "Jc", 3: "Js Jh"}, "5c 5d 6c 6d")
+    apply_all(s, "draw", "meld Ks Kh Kd", "meld As Ah Ad", "discard 9s", "draw", "discard Jc")
+    size = len(s.pile)
+    apply_all(s, "take-pile Js Jh")
+    assert sorted(s.melds[1][11]) == sorted(cards("Jc Js Jh"))
+    assert s.hand_size[3] == 15 - 2 + (size - 1) + 1
+
+
+def test_black_three_meld_no_longer_allowed_to_go_out() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "La chiusura con possibilità di mettere in tavola una
+    combinazione di 3 o più Tre neri non viene attualmente più ammessa"."""
+    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d JK 3s"
+    s = start({1: seat1}, "3c 3s", scores=[0, 3000], options={"go_out_without_discard": "true"})
+    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d JK")
+    assert rule_of(s, "meld 3s 3c 3s") == "melds.black_three_meld_going_out"
