@@ -265,3 +265,11 @@ def test_dropped_canastone_option() -> None:
 
     assert "target_15000" in preset_options("canastone")
     assert "target_15000" not in preset_options("classic_italian")
+
+
+def test_black_three_meld_takes_no_wild_card() -> None:
+    """Seed 001_fb0497f152a2c2d6.txt: "una combinazione di 3 o più Tre neri (che naturalmente
+    non tollera Joker o pinelle annessi)"."""
+    s = start({1: "9s 9h 9d 9c 9s 9h 9d 3s 3c 2c 5d"}, "4c 9c")
+    apply_all(s, "draw", "meld 9s 9h 9d 9c 9s 9h 9d 9c")
+    assert rule_of(s, "meld 3s 3c 2c") == "melds.black_three_meld_going_out"
