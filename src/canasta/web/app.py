@@ -119,10 +119,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     async def api_table(request: Request) -> Response:
         try:
-            table = await manager.get(request.path_params["table_id"])
-            token = _bearer(request)
-            seat = table.seat_of(token) if token else None
-            return JSONResponse(table.payload(seat))
+            return JSONResponse(await manager.view(request.path_params["table_id"],
+                                                   _bearer(request)))
         except WebError as exc:
             return _error(exc)
 
@@ -136,9 +134,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         try:
             data = await _body(request)
             action = parse_move(data)
-            table = await manager.act(table_id, data.get("token"), data.get("version"),
-                                      action)
-            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+            return JSONResponse(await manager.act(table_id, data.get("token"),
+                                                  data.get("version"), action))
         except WebError as exc:
             return _error(exc, await _table_version(table_id))
 
@@ -146,8 +143,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         table_id = request.path_params["table_id"]
         try:
             data = await _body(request)
-            table = await manager.go_out(table_id, data.get("token"), data.get("version"))
-            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+            return JSONResponse(await manager.go_out(table_id, data.get("token"),
+                                                     data.get("version")))
         except WebError as exc:
             return _error(exc, await _table_version(table_id))
 
@@ -155,8 +152,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         table_id = request.path_params["table_id"]
         try:
             data = await _body(request)
-            table = await manager.next_hand(table_id, data.get("token"), data.get("version"))
-            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+            return JSONResponse(await manager.next_hand(table_id, data.get("token"),
+                                                        data.get("version")))
         except WebError as exc:
             return _error(exc, await _table_version(table_id))
 
@@ -168,9 +165,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                 seat = int(request.path_params["seat"])
             except ValueError:
                 raise WebError("malformed", "the seat must be a number") from None
-            table = await manager.give_to_bot(table_id, data.get("token"), seat,
-                                              data.get("level"))
-            return JSONResponse(table.payload(table.seat_of(data.get("token"))))
+            return JSONResponse(await manager.give_to_bot(table_id, data.get("token"), seat,
+                                                          data.get("level")))
         except WebError as exc:
             return _error(exc)
 
@@ -230,7 +226,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                 if reply is not None:
                     conn.push(reply)
                     if reply.get("code") == "stale":
-                        conn.push(table.payload(conn.seat))
+                        conn.push(await manager.payload_of(table, conn.seat))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

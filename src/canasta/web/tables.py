@@ -405,8 +405,19 @@ class TableManager:
             raise WebError("stale", f"the table has moved on (version {table.version}, your "
                                     f"move was made at version {version}): look again")
 
-    async def act(self, table_id: str, token: Any, version: Any, action: Action) -> Table:
-        """Play ``action`` for the seat of ``token``.
+    async def view(self, table_id: str, token: Any) -> dict[str, Any]:
+        """The state message of the seat of ``token`` (None: a spectator's)."""
+        table = await self.get(table_id)
+        async with table.lock:
+            return table.payload(None if token in (None, "") else table.seat_of(token))
+
+    async def payload_of(self, table: Table, seat: int | None) -> dict[str, Any]:
+        async with table.lock:
+            return table.payload(seat)
+
+    async def act(self, table_id: str, token: Any, version: Any,
+                  action: Action) -> dict[str, Any]:
+        """Play ``action`` for the seat of ``token``; returns that seat's new state message.
 
         Raises:
             WebError: ``bad-token``, ``stale``, ``not-your-turn``, ``illegal`` (with the
@@ -425,9 +436,9 @@ class TableManager:
                     raise WebError("illegal", exc.reason, exc.rule) from None
                 raise WebError("illegal", why)  # pragma: no cover - check and apply agree
             await self._commit(table, seat, [action])
-        return table
+            return table.payload(seat)
 
-    async def go_out(self, table_id: str, token: Any, version: Any) -> Table:
+    async def go_out(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Play the engine's going-out plan for the seat of ``token`` (melds, lay-offs and the
         final discard, stored in one transaction)."""
         table = await self.get(table_id)
@@ -440,7 +451,7 @@ class TableManager:
             if not plan:
                 raise WebError("illegal", "you cannot go out now", "going out")
             await self._commit(table, seat, plan)
-        return table
+            return table.payload(seat)
 
     def _check_turn(self, table: Table, seat: int) -> None:
         state = table.game.state
@@ -483,11 +494,11 @@ class TableManager:
         self._broadcast(table)
         self._kick(table)
 
-    async def next_hand(self, table_id: str, token: Any, version: Any) -> Table:
+    async def next_hand(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Deal the next hand (any seated person may, once the hand is scored)."""
         table = await self.get(table_id)
         async with table.lock:
-            table.seat_of(token)
+            seat = table.seat_of(token)
             self._check_version(table, version)
             game = table.game
             if not game.state.is_over:
@@ -507,10 +518,11 @@ class TableManager:
             table.version += 1
             self._broadcast(table)
             self._kick(table)
-        return table
+            return table.payload(seat)
 
     # -- seats -----------------------------------------------------------------------------
-    async def give_to_bot(self, table_id: str, token: Any, seat: Any, level: Any) -> Table:
+    async def give_to_bot(self, table_id: str, token: Any, seat: Any,
+                          level: Any) -> dict[str, Any]:
         """Let a bot play ``seat``: your own at any time, another person's while nobody is
         connected to it."""
         table = await self.get(table_id)
@@ -531,7 +543,7 @@ class TableManager:
             await self._set_controller(table, target, "bot", level)
             self._broadcast(table)
             self._kick(table)
-        return table
+            return table.payload(me)
 
     async def take_back(self, table: Table, seat: int) -> None:
         async with table.lock:

@@ -1,0 +1,180 @@
+"""Fixtures of the web server tests: stores on SQLite and PostgreSQL, an app with a test
+client, a real server process, and helpers that play through the API."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+# Starlette's test client still runs on httpx and says so at import; not our concern here.
+warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+
+from canasta.web.storage import Store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = ROOT / "test-artefacts" / "web"
+PG_URL = os.environ.get("CANASTA_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def pg_reachable() -> str | None:
+    """None when PostgreSQL answers at PG_URL, else the reason it does not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    dsn = PG_URL.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        with psycopg.connect(dsn, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # noqa: BLE001 - any failure means unreachable
+        return f"PostgreSQL at {PG_URL} is unreachable: {exc}".splitlines()[0]
+    return None
+
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def make_store(backend: str, tmp_path: Path) -> Store:
+    if backend == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    reason = pg_reachable()
+    if reason:
+        pytest.skip(reason)
+    return Store(PG_URL, schema=f"canasta_test_{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    s = make_store(request.param, tmp_path)
+    s.migrate()
+    yield s
+    s.drop_schema()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    yield s
+    s.dispose()
+
+
+@pytest.fixture
+def client(sqlite_store: Store) -> Iterator[Any]:
+    yield from _client(sqlite_store)
+
+
+@pytest.fixture(params=BACKENDS)
+def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    s = make_store(request.param, tmp_path)
+    yield from _client(s)
+    s.drop_schema()
+
+
+def _client(store: Store) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from canasta.web.app import create_app
+
+    app = create_app(store=store, bot_delay=0)
+    with TestClient(app) as c:
+        c.store = store
+        c.manager = app.state.manager
+        yield c
+
+
+# -- helpers -------------------------------------------------------------------------------
+def create(client: Any, seats: list[str], variant: str = "international",
+           **extra: Any) -> dict[str, Any]:
+    """Create a table; ``seats`` like ["human", "bot", ...]. Returns the API's answer."""
+    body = {"variant": variant, "players": len(seats),
+            "seats": [{"type": k, "level": "greedy", "name": f"{k} {i}"}
+                      for i, k in enumerate(seats)], **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def view(client: Any, table: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = client.get(f"/api/tables/{table}", headers=headers)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def wait_for(predicate: Any, timeout: float = 20.0, what: str = "condition") -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m canasta.web`` in a child process (killed with SIGKILL by the tests)."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0, log: Path | None = None) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = log
+
+    def start(self) -> None:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "canasta.web", "--port", str(self.port), "--db", self.db,
+             "--bot-delay", str(self.bot_delay), "--log-level", "warning"],
+            stdout=out, stderr=out, cwd=ROOT,
+        )
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(self.base + "/api/variants", timeout=1).read()
+                return
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def request(self, method: str, path: str, body: Any = None,
+                token: str | None = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=20) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
