@@ -226,6 +226,10 @@ def action_from_json(data: Any) -> Action:
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise ActionParseError(f"action JSON ({kind}): 'cards' must be a list of cards")
             codes = tuple(parse_card(c, i + 1) for i, c in enumerate(cards))
+            if kind != "take-pile" and not codes:
+                # As the text form: `meld` and `lay-off` name at least one card.
+                raise ActionParseError(f"action JSON ({kind}): 'cards' must name at least one "
+                                       "card")
             if kind == "take-pile":
                 return TakePile(codes)
             if kind == "meld":

@@ -229,6 +229,12 @@ class Reader:
         if deck > MAX_DECK:
             self.fail(sub(sub(rpath, "deal"), "jokers_per_pack"),
                       f"a deck of {deck} cards is more than any variant uses ({MAX_DECK})")
+        for n in rules.deal.player_counts:
+            size = rules.packs(n) * (52 + rules.deal.jokers_per_pack)
+            if rules.cards_dealt(n) * n >= size:
+                self.fail(sub(sub(rpath, "deal"), "cards_dealt"),
+                          f"{rules.cards_dealt(n)} cards to each of {n} players leave no stock "
+                          f"in a deck of {size}")
         return rules
 
 
