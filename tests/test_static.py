@@ -12,6 +12,7 @@ ENGINE_LAYERS = [
     "src/canasta/__init__.py", "src/canasta/cards.py", "src/canasta/rules.py",
     "src/canasta/actions.py", "src/canasta/engine.py", "src/canasta/scoring.py",
     "src/canasta/match.py", "src/canasta/records.py", "src/canasta/bots",
+    "src/canasta/jsondoc.py", "src/canasta/position.py", "src/canasta/handresult.py",
 ]
 
 
