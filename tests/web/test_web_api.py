@@ -347,8 +347,8 @@ def test_a_player_who_reconnects_gets_the_table_as_it_stands(client: Any) -> Non
 
 # -- whole hands, records, the next hand ---------------------------------------------------
 def play_human_turns(client: Any, created: dict[str, Any], limit: int = 2000) -> dict[str, Any]:
-    """Play the human seats until the hand is over: go out when the engine can, meld when a
-    meld is listed, else discard the first legal card."""
+    """Play the human seats until the hand is over: go out when the engine can, meld once the
+    side is open, else discard the first legal card (or take back an opening that is stuck)."""
     table = created["table"]
     for _ in range(limit):
         v = wait_for(lambda: (lambda x: x if x["view"]["phase"] == "over"
@@ -364,9 +364,11 @@ def play_human_turns(client: Any, created: dict[str, Any], limit: int = 2000) ->
             r = client.post(f"/api/tables/{table}/go-out",
                             json={"token": tok, "version": mine["version"]})
         else:
+            opened = mine["view"]["opened"][mine["seats"][seat]["team"]]
             pick = (next((a for a in legal if a["type"] in ("draw", "answer")), None)
-                    or next((a for a in legal if a["type"] == "meld"), None)
+                    or (opened and next((a for a in legal if a["type"] == "meld"), None))
                     or next((a for a in legal if a["type"] == "discard"), None)
+                    or next((a for a in legal if a["type"] == "retract"), None)
                     or legal[0])
             r = _post(client, table, {"token": tok, "version": mine["version"],
                                       "action": pick})
