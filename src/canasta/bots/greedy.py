@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, Answer, Discard, Draw, LayOff, Meld, Retract, TakePile
+from ..actions import Action, Answer, Discard, Draw, EndHand, LayOff, Meld, Retract, TakePile
 from ..cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
 from ..engine import Phase, View
 
@@ -107,6 +107,8 @@ class GreedyBot:
             return best
         if Draw() in legal:
             return Draw()
+        if EndHand() in legal:  # the stock is gone and no take is worth it
+            return EndHand()
         return takes[0] if takes else legal[0]
 
     def _play(self, view: View, legal: tuple[Action, ...]) -> Action:
