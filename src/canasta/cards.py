@@ -119,6 +119,8 @@ def rank_text(rank: int) -> str:
     """Text of a rank: ``A``, ``10``, ``K``; ``W`` for the wild-card meld rank."""
     if rank == WILD_RANK:
         return "W"
+    if rank >= 100:  # a sequence canasta's meld key (seed 003 "Canastra Real")
+        return f"run {rank - 99}"
     return RANK_TEXT.get(rank, str(rank))
 
 
