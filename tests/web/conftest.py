@@ -13,7 +13,6 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,11 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
-# Starlette's test client still runs on httpx and says so at import; not our concern here.
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Starlette's test client still runs on httpx and says so; not our concern here.
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with")
 pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
 
 from canasta.web.storage import Store  # noqa: E402

@@ -1,0 +1,158 @@
+"""Storage on SQLite and on PostgreSQL: migrations, the version that only one writer can
+advance, actions and records written in one transaction, a table rebuilt after a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import BACKENDS, create, make_store, view, wait_for
+from sqlalchemy import inspect
+
+from canasta.web.storage import (
+    Base,
+    FinishedHand,
+    HandData,
+    SeatData,
+    StorageError,
+    Store,
+    TableData,
+    normalise_url,
+)
+
+
+def table_data(table_id: str = "tbl0001") -> TableData:
+    seats = [SeatData(0, "human", "human", "greedy", "Ann", "ab" * 32),
+             SeatData(1, "bot", "bot", "random", "Bot", None)]
+    hand = HandData(0, 0, ["Kh", "2c", "JK"], [0])
+    return TableData(table_id, "international", {"wild_ratio": "le"}, 2, None, 0, "playing",
+                     seats, [hand])
+
+
+def test_migrations_create_the_tables_and_run_twice(store: Store) -> None:
+    store.migrate()  # a second start-up finds nothing to do
+    names = set(inspect(store.engine).get_table_names())
+    assert {"canasta_tables", "canasta_seats", "canasta_hands", "canasta_actions",
+            "canasta_alembic_version"} <= names
+    with store.engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT version_num FROM canasta_alembic_version").all()
+    assert rows == [("0001",)]
+
+
+def test_the_models_match_the_migrations(store: Store) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    with store.engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"version_table": "canasta_alembic_version"})
+        diff = [d for d in compare_metadata(ctx, Base.metadata)
+                if not (isinstance(d, tuple) and "canasta_alembic_version" in str(d))]
+    assert diff == []
+
+
+def test_a_table_round_trips(store: Store) -> None:
+    data = table_data()
+    store.create_table(data)
+    store.append_actions(data.id, 0, 0, [(1, "draw"), (1, "discard Kh")])
+    loaded = store.load(data.id)
+    assert loaded is not None
+    assert loaded.version == 2 and loaded.status == "playing"
+    assert loaded.options == {"wild_ratio": "le"}
+    assert [s.name for s in loaded.seats] == ["Ann", "Bot"]
+    assert loaded.seats[0].token_hash == "ab" * 32
+    assert loaded.hands[0].deck == ["Kh", "2c", "JK"]
+    assert loaded.hands[0].actions == [(1, "draw"), (1, "discard Kh")]
+    assert store.actions(data.id) == [(1, 0, 1, "draw"), (2, 0, 1, "discard Kh")]
+    assert store.load("nosuchtable") is None
+    assert store.table_ids() == [data.id] and store.table_ids("over") == []
+
+
+def test_only_the_writer_who_saw_the_version_advances_it(store: Store) -> None:
+    data = table_data()
+    store.create_table(data)
+    store.append_actions(data.id, 0, 0, [(1, "draw")])
+    with pytest.raises(StorageError):
+        store.append_actions(data.id, 0, 0, [(1, "discard Kh")])  # stale: version is 1
+    with pytest.raises(StorageError):
+        store.append_hand(data.id, 0, HandData(1, 1, ["Kh"], [0]))
+    loaded = store.load(data.id)
+    assert loaded.version == 1 and len(loaded.hands) == 1
+    assert store.actions(data.id) == [(1, 0, 1, "draw")]
+
+
+def test_two_servers_on_one_database_cannot_both_move(store: Store, tmp_path: Any) -> None:
+    data = table_data()
+    store.create_table(data)
+    other = Store(store.url) if store.dialect == "sqlite" else store
+    other.append_actions(data.id, 0, 0, [(1, "draw")])
+    with pytest.raises(StorageError):
+        store.append_actions(data.id, 0, 0, [(0, "draw")])
+    assert store.actions(data.id) == [(1, 0, 1, "draw")]
+
+
+def test_the_end_of_a_hand_is_stored_with_its_last_action(store: Store) -> None:
+    data = table_data()
+    store.create_table(data)
+    record = {"format": "canasta-record", "hands": [{"actions": [[1, "discard Kh"]]}]}
+    store.append_actions(data.id, 0, 0, [(1, "discard Kh")],
+                         FinishedHand(0, "went_out", record, match_over=True))
+    assert store.hand_record(data.id, 0) == record
+    assert store.finished_hands(data.id) == [0]
+    assert store.load(data.id).status == "over"
+    assert store.load(data.id).hands[0].end_reason == "went_out"
+    # a failed write leaves no half-finished hand behind
+    with pytest.raises(StorageError):
+        store.append_actions(data.id, 0, 0, [(1, "draw")],
+                             FinishedHand(0, "stock_exhausted", {}, match_over=False))
+    assert store.hand_record(data.id, 0) == record
+
+
+def test_seat_controller_is_stored(store: Store) -> None:
+    data = table_data()
+    store.create_table(data)
+    store.set_controller(data.id, 0, "bot", "random")
+    seat = store.load(data.id).seats[0]
+    assert (seat.controller, seat.level, seat.kind) == ("bot", "random", "human")
+
+
+def test_database_urls() -> None:
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("tables.db") == "sqlite:///tables.db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_restarted_server_rebuilds_every_table_from_the_database(backend: str,
+                                                                    tmp_path: Any) -> None:
+    from starlette.testclient import TestClient
+
+    from canasta.web.app import create_app
+
+    store = make_store(backend, tmp_path)
+    try:
+        with TestClient(create_app(store=store, bot_delay=0)) as client:
+            client.store = store
+            tables = [create(client, ["human", "bot", "bot", "bot"]) for _ in range(2)]
+            for created in tables:
+                tok = created["seats"][0]["token"]
+                v = wait_for(lambda c=created, t=tok: (lambda x: x if x["view"]["actor"] == 0
+                                                      else None)(view(client, c["table"], t)),
+                             what="seat 0's turn")
+                r = client.post(f"/api/tables/{created['table']}/actions",
+                                json={"token": tok, "version": v["version"], "text": "draw"})
+                assert r.status_code == 200
+            before = [(view(client, c["table"], c["seats"][0]["token"]),
+                       view(client, c["table"])) for c in tables]
+        fresh = Store(store.url, schema=store.schema)
+        with TestClient(create_app(store=fresh, bot_delay=0)) as client:
+            after = [(view(client, c["table"], c["seats"][0]["token"]),
+                      view(client, c["table"])) for c in tables]
+        for (b_seat, b_spec), (a_seat, a_spec) in zip(before, after, strict=True):
+            for b, a in ((b_seat, a_seat), (b_spec, a_spec)):
+                for msg in (a, b):  # nobody is connected in either snapshot
+                    for seat in msg["seats"]:
+                        seat["connected"] = False
+                assert a == b
+    finally:
+        store.drop_schema()
