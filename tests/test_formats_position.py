@@ -341,3 +341,19 @@ def test_other_presets_check_their_own_meld_rules() -> None:
             assert "melds.wild_ratio" in err.expected or "melds.min_naturals" in err.expected
             return
     pytest.skip("no three-card natural meld in this hand")
+
+
+def test_every_house_rule_choice_round_trips() -> None:
+    """Each named option of each preset (with its choices applied): random states round trip."""
+    from canasta.rules import preset_options
+    from formatkit import loadable_presets
+
+    for base in loadable_presets():
+        for name, option in preset_options(base.name).items():
+            for choice in option.choices:
+                rules = load_preset(base.name, {name: choice})
+                players = 4 if 4 in rules.deal.player_counts else rules.deal.player_counts[0]
+                for state in random_states(rules, players, 1, every=40):
+                    loaded = state_from_json(json.dumps(position_to_dict(state)))
+                    assert same_state(loaded, state), (base.name, name, choice)
+                    assert loaded.rules == state.rules
