@@ -238,6 +238,8 @@ def replay_steps(data: Any, source: str = "record") -> Iterator[Step]:
         if i == 0 and hand.get("scores_before") is not None:
             # A record may begin in the middle of a match (match_from_state).
             match.scores = list(hand["scores_before"])
+        if "start" in hand and "deck" in hand:
+            r.fail(where, "expected either a deck or a start position, not both")
         if "start" in hand:
             _start_from_position(r, match, hand["start"], f"{where}.start", dealer,
                                  hand.get("scores_before") is not None)
