@@ -297,3 +297,33 @@ def test_resume_of_a_missing_file_exits_2(tmp_path: Path) -> None:
     code, out = play(["--resume", str(tmp_path / "none.json")], [])
     assert code == 2
     assert "cannot read" in out
+
+
+def test_play_from_a_saved_position_continues_that_table(tmp_path: Path) -> None:
+    """`canasta play --from POSITION` starts from a position printed by `canasta position`:
+    the table it shows is that position's, and moves continue from it."""
+    save = tmp_path / "g.json"
+    code, _ = play(["--save", str(save), "--bots", "random"], ["1", "quit"])
+    assert code == 0
+    match, _ = load_record(save)
+    played = len(match.state.history)
+    pos = tmp_path / "pos.json"
+    result = runner.invoke(app, ["position", str(save)])
+    assert result.exit_code == 0
+    pos.write_text(result.stdout, "utf-8")
+    save2 = tmp_path / "g2.json"
+    code, out = play(["--from", str(pos), "--bots", "random", "--save", str(save2)],
+                     ["help", "quit"])
+    assert code == 0
+    assert f"{played} actions played" in flat(out)
+    resumed, _ = load_record(save2)
+    assert resumed.state.hand_cards(0) == match.state.hand_cards(0)
+    assert resumed.state.history == match.state.history
+
+
+def test_play_from_a_malformed_position_exits_2_and_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "canasta-position", "version": 1', "utf-8")
+    code, out = play(["--from", str(bad)], [])
+    assert code == 2
+    assert "bad.json" in flat(out)

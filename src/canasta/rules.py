@@ -15,6 +15,7 @@ comes from; where a seed is silent the value follows ``shared/rules/variants.md`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -484,6 +485,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

@@ -27,8 +27,10 @@ from rich.text import Text
 from ..actions import Action, ActionParseError, Answer, Draw, TakePile, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..engine import IllegalActionError, Phase, State
+from ..jsondoc import FormatError
 from ..match import Match
-from ..records import RecordError, load_record, save_record
+from ..position import load_position
+from ..records import RecordError, load_record, match_from_state, save_record
 from ..rules import RulesError, load_preset, parse_rule_args
 from . import render
 
@@ -345,10 +347,20 @@ _KIND_RE = re.compile(r"^(.*) \((\w+)\)$")
 
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str,
-          console: Console, read: Reader) -> int:
+          console: Console, read: Reader, start_from: str | None = None) -> int:
     """Set up and play a game; returns the exit code (2 for a bad option)."""
     try:
-        if resume is not None:
+        if start_from is not None:
+            # A saved position (or a record's current position): play on from it.
+            state = load_position(start_from)
+            match = match_from_state(state, seed=seed)
+            if match.state.is_over and not match.is_over:
+                match.next_hand()
+            kinds = ["", *_bot_list(bots, match.players - 1)]
+            names = render.seat_names(match.players, name)
+            console.print(f"Starting from {start_from}: hand in progress, "
+                          f"{len(match.state.history)} actions played.")
+        elif resume is not None:
             match, data = load_record(resume)
             stored = data.get("names") or []
             names, kinds = [], []
@@ -373,14 +385,14 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
             kinds = ["", *_bot_list(bots, players - 1)]
             match = Match(rules, players, seed=seed)
             names = render.seat_names(players, name)
-    except (RulesError, RecordError, ValueError) as exc:
+    except (RulesError, RecordError, FormatError, ValueError) as exc:
         console.print(Text(f"Error: {exc}", style="bold red"))
         return 2
     bot_objs = {seat: make_bot(kinds[seat]) for seat in range(1, match.players)}
     game = Game(match, names, bot_objs, console, read, save=save, bot_kinds=kinds)
-    if resume is not None:
+    if resume is not None or start_from is not None:
         game.shown = max(0, len(match.state.log) - 8)  # the last moves, as a recap
-    if resume is None:
+    if resume is None and start_from is None:
         seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
         partner = [names[s] for s in match.teams[0] if s != 0]
         console.print(Text(f"Canasta ({match.rules.name.replace('_', ' ')} rules), "
@@ -420,6 +432,11 @@ def register(app: typer.Typer) -> None:
             help="Continue a saved match (saving to the same file unless --save is given; "
                  "--variant, --rule, --players and --seed are then ignored).")] = None,
         name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+        start_from: Annotated[str | None, typer.Option(
+            "--from", metavar="POSITION",
+            help="Start from a saved position file or a record's current position "
+                 "(- for standard input; --variant, --rule and --players are then "
+                 "ignored).")] = None,
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
@@ -428,6 +445,7 @@ def register(app: typer.Typer) -> None:
             return console.input(prompt)
 
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
-                     save=save, resume=resume, name=name, console=console, read=read)
+                     save=save, resume=resume, name=name, console=console, read=read,
+                     start_from=start_from)
         if code:
             raise typer.Exit(code)
