@@ -114,6 +114,8 @@ class View:
     log: tuple[str, ...]
     rules: Rules
     legal_actions: tuple[Action, ...]
+    #: Turns begun in this hand (0 for the first player's first turn).
+    turn: int = 0
 
 
 class State:
@@ -500,6 +502,7 @@ class State:
             log=tuple(self.log),
             rules=self.rules,
             legal_actions=tuple(self.legal_actions()) if seat == self.actor else (),
+            turn=self.turn,
         )
 
     # -- legal actions -------------------------------------------------------------------------
@@ -882,6 +885,13 @@ class State:
                 return IllegalActionError("opening.naturals_only_at",
                                           f"an opening of {need} uses natural cards only "
                                           "(seed 000)")
+            if (r.opening.capture_cards_count and not top_only
+                    and self._opening_reach(seat, top, cards) < self.opening_minimum(team)):
+                return IllegalActionError("opening.minimums",
+                                          "your hand cannot make the opening minimum of "
+                                          f"{self.opening_minimum(team)} with this take (seed "
+                                          "002: \"può prendere il pozzo solo se può utilizzare "
+                                          "l'ultima carta scartata per aprire\")")
         # Cards in hand after the take (the pile goes to hand once the side is open).
         pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
         opens_now = opened or pts >= self.opening_minimum(team) or (
@@ -890,6 +900,11 @@ class State:
         after = (self.hand_size[seat] - len(cards)
                  + min(r.turn.draw_with_pile, len(self.stock))
                  + (len(self.pile) - 1 + len(self.surprise) if gets_pile else 0))
+        if (not r.pile.take_single_card_pile_to_go_out and self.hand_size[seat] == 1
+                and len(self.pile) == 1 and not self.surprise):
+            return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                      "with one card in hand you may not take a pile of one card "
+                                      "(Britannica: \"he cannot go out by taking the deck\")")
         if after == 0 and not r.pile.take_single_card_pile_to_go_out:
             return IllegalActionError("pile.take_single_card_pile_to_go_out",
                                       "you may not take the pile to be left with no card")
@@ -901,6 +916,60 @@ class State:
                 return IllegalActionError("going out",
                                           "after this take you could neither discard nor go out")
         return None
+
+    def _opening_reach(self, seat: int, top: int, cards: Sequence[int]) -> int:
+        """The most points an unopened side could count toward its opening this turn after
+        taking the pile with ``cards``: the top card and ``cards``, the naturals of that rank
+        still in hand, every other rank that can make a meld (short ranks completed with wild
+        cards, best first), and the best wild cards those melds can hold. Where other rules
+        widen the opening (wild melds, sequences, a canasta that always opens) it does not
+        limit the take."""
+        r = self.rules
+        mr = r.melds
+        if r.opening.canasta_always_opens or mr.real_canasta:
+            return 1 << 30
+        hand = self.hands[seat][:]
+        for c in cards:
+            hand[c] -= 1
+        rank = _RANK[top]
+        need = self.opening_minimum(self.team_of[seat])
+        wilds_ok = need not in r.opening.naturals_only_at
+        wild_pts = sorted((POINTS[c] for c in (JOKER, *_DEUCES) for _ in range(hand[c])),
+                          reverse=True) if wilds_ok else []
+        take_nat = 1 + sum(1 for c in cards if not _IS_WILD[c])
+        total = POINTS[top] + sum(POINTS[c] for c in cards)
+        shapes: list[tuple[int, int]] = []  # (naturals, wild cards) of each meld laid
+        short: list[tuple[int, int]] = []  # (points, naturals) of ranks needing wild cards
+        for rk in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
+            b = (rk - 1) * 4
+            n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+            pts = sum(POINTS[b + k] * hand[b + k] for k in range(4))
+            if rk == rank:
+                total += pts
+                shapes.append((take_nat + n, len(cards) + 1 - take_nat))
+            elif n >= mr.min_cards:
+                total += pts
+                shapes.append((n, 0))
+            elif n >= mr.min_naturals:
+                short.append((pts, n))
+        spare = len(wild_pts)
+        for pts, n in sorted(short, reverse=True):
+            k = mr.min_cards - n
+            if k <= spare:
+                spare -= k
+                total += pts
+                shapes.append((n, 0))
+        room = 0
+        for n, w in shapes:
+            cap = mr.max_wilds - w
+            if mr.wild_ratio == "lt":
+                cap = min(cap, n - 1 - w)
+            elif mr.wild_ratio == "le":
+                cap = min(cap, n - w)
+            room += max(cap, 0)
+        if mr.wild_melds:
+            room = len(wild_pts)
+        return total + sum(wild_pts[:room])
 
     def _top_card_only(self, team: int, cards: Sequence[int]) -> bool:
         """Does taking the pile with ``cards`` give ``team`` only its top card (an opening with
@@ -1005,6 +1074,12 @@ class State:
                 self._fail("going_out.ask_partner",
                            "your partner said yes: you must go out, and this meld would stop you")
         after = self.hand_size[seat] - len(cards)
+        if after == 0 and self.pending_pile:
+            # A meld that completes the opening brings the taken pile to hand: not going out.
+            probe = self.clone()
+            probe._must_check = False
+            probe._do_meld(seat, tuple(cards), rank)
+            after = probe.hand_size[seat]
         if rank == 3 and after > 1 and not out_of_play:
             self._fail("melds.black_three_meld_going_out",
                        "black threes are melded only when going out (seed 002: \"In sede di "
@@ -1102,6 +1177,14 @@ class State:
         if self.answer is False:
             return IllegalActionError("going_out.ask_partner",
                                       "your partner said no (the answer is binding)")
+        if self.pending_pile:
+            # The pile taken this turn comes to hand only with a complete opening (seed 002:
+            # "solo una volta calate le combinazioni di apertura potrà prendere il resto del
+            # pozzo"); going out would leave it nowhere.
+            return IllegalActionError("opening.minimums",
+                                      f"your opening has {self.opening_points} of the "
+                                      f"{self.opening_minimum(team)} points needed to take the "
+                                      "rest of the pile into your hand")
         if self.stopped_turn and r.pile.black_three_stops_going_out and self.pile and (
             self.pile[-1] in _BLACK3
         ):
@@ -1398,7 +1481,9 @@ class State:
         assert snap is not None
         team = self.team_of[seat]
         history, log = self.history, self.log
-        self._restore(snap)
+        # Restore from a copy: clone() shares the snapshot, so its containers must not become
+        # this state's (playing on would change the snapshot of every clone).
+        self._restore(snap.clone())
         self.history = history
         self.log = log
         self.min_extra[team] += self.rules.opening.retract_penalty
@@ -1451,8 +1536,6 @@ class State:
         melds = probe.melds[team]
         wilds = [JOKER] * hand[JOKER] + [c for c in _DEUCES for _ in range(hand[c])]
         blacks = [c for c in BLACK_THREES for _ in range(hand[c])]
-        if blacks:
-            plan.append(Meld(tuple(blacks)))
         for rank in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
             codes = range((rank - 1) * 4, rank * 4)
             nat = [c for c in codes for _ in range(hand[c])]
@@ -1492,6 +1575,9 @@ class State:
                 plan.pop()
             if not placed:
                 return None
+        # Black threes are melded only when going out: last, before the final discard.
+        if blacks:
+            plan.append(Meld(tuple(blacks)))
         if last is not None:
             plan.append(Discard(last))
         trial = probe
