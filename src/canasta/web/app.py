@@ -58,6 +58,9 @@ def _error(exc: WebError, version: int | None = None) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_MESSAGE:
+        raise WebError("malformed", "the request is too large")
     raw = await request.body()
     if len(raw) > MAX_MESSAGE:
         raise WebError("malformed", "the request is too large")
@@ -262,6 +265,10 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                 raise WebError("malformed", f"unknown message type '{kind}'")
         except WebError as exc:
             return exc.to_json(table.version)
+        except Exception:  # a bug must not cost the player the connection
+            log.exception("table %s: message failed", table.id)
+            return WebError("server-error", "the server failed on this message").to_json(
+                table.version)
         return None
 
     routes = [

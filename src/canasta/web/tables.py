@@ -42,6 +42,7 @@ ERROR_STATUS = {
     "not-allowed": 409,
     "illegal": 422,
     "storage": 503,
+    "server-error": 500,
 }
 
 MAX_NAME = 24

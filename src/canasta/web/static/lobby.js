@@ -56,6 +56,7 @@ function onVariant() {
     opts.appendChild(label);
   });
   $("options-box").classList.toggle("hidden", !v.options.length);
+  $("options-count").textContent = String(v.options.length);
   onPlayers();
 }
 
