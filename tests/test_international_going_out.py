@@ -236,3 +236,26 @@ def test_ask_partner_is_offered_when_going_out_needs_a_black_three_meld() -> Non
     play(s, "ask-partner", "answer yes")
     play(s, "meld Ks Kh Kd Kc Ks Kh Kd JK", "meld 3s 3s 3c", "discard 9d")
     assert s.is_over and s.went_out == 1 and s.concealed
+
+
+def test_ask_partner_answer_stands_after_a_retract() -> None:
+    """Seed 002_277939805e3ea5bf.txt: "è obbligatorio obbedire alla risposta del compagno". Seat 1
+    takes the one-card pile (the upcard 5c) with six fives, a canasta of 35 points, short of 50;
+    he can still open and go out with four fours and 9c, so he may ask. After "yes" he may not
+    take the short opening back to escape the answer; after "no", taking it back does not let
+    him ask again in the same turn, and the "no" still holds."""
+    hand = "5s 5s 5d 5d 5h 5h 4s 4h 4d 4c 9c"
+    s = deal({1: hand}, after="5c 5c 10d")
+    play(s, "take-pile 5s 5s 5d 5d 5h 5h")
+    assert s.provisional and s.canastas(1) == 1
+    play(s, "ask-partner", "answer yes")
+    assert rule_of(s, "retract") == "going_out.ask_partner"
+    play(s, "meld 4s 4h 4d 4c", "discard 9c")
+    assert s.is_over and s.went_out == 1
+    s2 = deal({1: hand}, after="5c 5c 10d")
+    play(s2, "take-pile 5s 5s 5d 5d 5h 5h", "ask-partner", "answer no", "retract")
+    assert s2.phase is Phase.DRAW and s2.opening_minimum(1) == 60
+    play(s2, "draw")  # the second 5c: seven fives, four fours, 9c would go out concealed
+    assert s2.answer is False and s2.going_out_plan() is None  # "no" still binds this turn
+    assert rule_of(s2, "ask-partner") == "going_out.ask_partner"
+    assert "already asked" in (s2.check(AskPartner()) or "")

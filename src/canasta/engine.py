@@ -715,6 +715,9 @@ class State:
             if not self.provisional:
                 self._fail("opening.retract_penalty",
                            "there is no unfinished opening to take back")
+            if self.answer is True and self._must_check and self.going_out_plan() is not None:
+                self._fail("going_out.ask_partner",
+                           "your partner said yes: the answer is binding and you must go out")
 
     def _has(self, seat: int, cards: Sequence[int]) -> bool:
         need = [0] * NUM_CODES
@@ -1481,11 +1484,15 @@ class State:
         assert snap is not None
         team = self.team_of[seat]
         history, log = self.history, self.log
+        asked, answer, asks = self.asked, self.answer, self.asks[:]
         # Restore from a copy: clone() shares the snapshot, so its containers must not become
         # this state's (playing on would change the snapshot of every clone).
         self._restore(snap.clone())
         self.history = history
         self.log = log
+        # A question asked this turn and its binding answer stand (seed 002: "è obbligatorio
+        # obbedire alla risposta del compagno").
+        self.asked, self.answer, self.asks = asked, answer, asks
         self.min_extra[team] += self.rules.opening.retract_penalty
         self.log.append(f"team {team} takes back its opening; its minimum rises by "
                         f"{self.rules.opening.retract_penalty}")
