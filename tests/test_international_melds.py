@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from canasta import Meld, load_preset
+from canasta import Meld, State, load_preset
 from canasta.rules import Rules
 from helpers import (
     RULES,
@@ -22,7 +22,7 @@ from helpers import (
 
 
 def seat1_after_draw(hand: str, draw: str = "Qd", *, rules: Rules = RULES,
-                     scores: tuple[int, int] | None = None) -> object:
+                     scores: tuple[int, int] | None = None) -> State:
     """Seat 1 (team 1) holds ``hand`` and has drawn ``draw``; its turn goes on."""
     s = deal({1: hand}, after=f"Jd {draw} 10d 8d", rules=rules, scores=scores)
     play(s, "draw")
@@ -211,9 +211,9 @@ def test_retract_takes_back_an_opening_short_of_the_minimum_and_raises_it_by_10(
     """Seed 002_277939805e3ea5bf.txt requires that the opening cards "devono fornire un
     determinato punteggio complessivo" but says nothing of a short opening. The preset keeps
     the engine's rule (``opening.retract_penalty``, from seed 000: "si riprendono in mano le
-    carte esposte e il punteggio richiesto per l'apertura aumenta di 10 punti"; Hoyle's
-    international rules carry the same +10): the melds go back to hand, the side's minimum
-    rises by 10 for the hand, and the turn goes on from where it was."""
+    carte esposte e il punteggio richiesto per l'apertura aumenta di 10 punti"; variants.md
+    section 3 is silent on it): the melds go back to hand, the side's minimum rises by 10 for
+    the hand, and the turn goes on from where it was."""
     s = seat1_after_draw("Ks Kh Kd 8s 8h 9s 9h 6s 5s 4s Qs", draw="9d")
     before = snapshot(s)
     play(s, "meld Ks Kh Kd")
