@@ -19,6 +19,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
         raise SystemExit(f"canasta serve needs the web extra: pip install 'canasta[web]' "
                          f"({exc.name} is missing)") from None
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if log_level.lower() != "debug":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     app = create_app(db, bot_delay=bot_delay)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65_536,
                 ws_ping_interval=20, ws_ping_timeout=20)
