@@ -12,27 +12,7 @@ import pytest
 
 from canasta import Match, State, load_preset, preset_options
 from canasta.bots import RandomBot
-from canasta.cards import make_deck
-
-try:  # the shared helpers of the international tests (tests/helpers.py)
-    from helpers import check_conservation, check_score_sheets
-except ImportError:  # pragma: no cover - a checkout without them: the same checks
-
-    def check_conservation(state: State) -> None:
-        totals = [0] * 53
-        for counts in state.card_locations().values():
-            for c, k in enumerate(counts):
-                totals[c] += k
-        full = [0] * 53
-        for c in make_deck(state.rules.packs(state.players), state.rules.deal.jokers_per_pack):
-            full[c] += 1
-        assert totals == full
-        assert all(state.hand_size[s] == sum(state.hands[s]) for s in range(state.players))
-
-    def check_score_sheets(state: State) -> None:
-        for t, sheet in enumerate(state.score()):
-            assert sheet.team == t and sum(p for _, p in sheet.items) == sheet.hand_total
-            assert sheet.score_after == sheet.score_before + sheet.hand_total
+from helpers import check_conservation, check_score_sheets
 
 VARIANTS = ("canastone", "classic_italian", "brazilian", "romanian")
 #: A random hand is long but finite; no hand of these tests comes near this.

@@ -31,7 +31,6 @@ from typing import Any, Literal
 
 from .cards import (
     BLACK_THREES,
-    NUM_CODES,
     RED_THREES,
     WILD_RANK,
     card_text,
@@ -40,7 +39,7 @@ from .cards import (
     rank_text,
 )
 from .engine import SEQUENCE_KEY, State
-from .jsondoc import FormatError, Reader, deck_counts, loads, rules_header, sub
+from .jsondoc import FormatError, Reader, check_card_counts, deck_counts, loads, rules_header, sub
 from .rules import Rules, RulesError
 from .scoring import ScoreSheet, TeamHand, classify_meld, is_sequence, score_hand
 
@@ -315,7 +314,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
     if len(went_out_teams) > 1:
         r.fail(f"$.teams[{went_out_teams[1]}].went_out",
                f"expected false: team {went_out_teams[0] + 1} went out")
-    _check_counts(r, places, full)
+    check_card_counts(r, places, full, "$.teams")
     if counted_reds:
         listed = sum(1 for _, cards in places for c in cards if c in RED_THREES)
         deck_reds = full[RED_THREES[0]] + full[RED_THREES[1]]
@@ -421,20 +420,6 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
             rows.append((rule.description + (f" (x{count})" if count > 1 else ""),
                          rule.points * count))
     return rows, reds
-
-
-def _check_counts(r: Reader, places: list[tuple[str, list[int]]], full: list[int]) -> None:
-    total = [0] * NUM_CODES
-    for _, cards in places:
-        for c in cards:
-            total[c] += 1
-    for code in range(NUM_CODES):
-        if total[code] > full[code]:
-            where = [f"{p} x{cards.count(code)}" for p, cards in places if code in cards]
-            r.fail("$.teams", f"{card_text(code)} appears {total[code]} times, but the deck has "
-                              f"{full[code]} (in {', '.join(where)})")
-    if sum(total) > sum(full):  # pragma: no cover - implied by the per-card check
-        r.fail("$.teams", f"{sum(total)} cards on the table; the deck has {sum(full)}")
 
 
 def hand_result_from_json(text: str, source: str = "hand result") -> HandResult:

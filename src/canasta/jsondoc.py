@@ -292,3 +292,19 @@ def schema(name: str) -> dict[str, Any]:
     text = resources.files("canasta").joinpath(f"schemas/{name}.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def check_card_counts(r: Reader, places: list[tuple[str, list[int]]], full: list[int],
+                      path: str) -> list[int]:
+    """Fail at ``path`` when a card is in ``places`` more often than the deck ``full`` (counts
+    per code) has it, naming the places; return the counts per code found."""
+    total = [0] * NUM_CODES
+    for _, cards in places:
+        for c in cards:
+            total[c] += 1
+    for code in range(NUM_CODES):
+        if total[code] > full[code]:
+            where = [f"{p} x{cards.count(code)}" for p, cards in places if code in cards]
+            r.fail(path, f"{card_text(code)} is on the table {total[code]} times, but the deck "
+                         f"has {full[code]} (in {', '.join(where)})")
+    return total

@@ -39,6 +39,7 @@ from .engine import SEQUENCE_KEY, Phase, State
 from .jsondoc import (
     FormatError,
     Reader,
+    check_card_counts,
     count_text,
     deck_counts,
     loads,
@@ -385,15 +386,7 @@ def _meld_key(r: Reader, rules: Rules, cards: list[int], path: str,
 def _check_cards(r: Reader, places: list[tuple[str, list[int]]], full: list[int],
                  path: str) -> None:
     """Every physical card is in exactly one place."""
-    total = [0] * NUM_CODES
-    for _, cards in places:
-        for c in cards:
-            total[c] += 1
-    for code in range(NUM_CODES):
-        if total[code] > full[code]:
-            where = [f"{p} x{cards.count(code)}" for p, cards in places if code in cards]
-            r.fail(path, f"{card_text(code)} is on the table {total[code]} times, but the deck "
-                         f"has {full[code]} (in {', '.join(where)})")
+    total = check_card_counts(r, places, full, path)
     missing = {c: full[c] - total[c] for c in range(NUM_CODES) if total[c] < full[c]}
     if missing:
         r.fail(path, f"the position holds {sum(total)} cards, the deck {sum(full)}: missing "

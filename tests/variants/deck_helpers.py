@@ -19,49 +19,7 @@ from collections.abc import Sequence
 from canasta import State, load_preset, parse_action
 from canasta.cards import is_natural, is_red_three, make_deck
 from canasta.rules import Rules
-
-try:  # the shared helpers of the international tests (tests/helpers.py)
-    from helpers import cards, check_conservation, legal_texts, play, rule_of, snapshot
-except ImportError:  # pragma: no cover - a checkout without them: the same, minimal
-    import copy
-    from typing import Any
-
-    from canasta import IllegalActionError, parse_cards
-
-    def cards(spec: Cards) -> list[int]:
-        return parse_cards(spec) if isinstance(spec, str) else list(spec)
-
-    def snapshot(state: State) -> dict[str, Any]:
-        return {name: (getattr(state, name) if name in ("rules", "snapshot")
-                       else copy.deepcopy(getattr(state, name))) for name in State.__slots__}
-
-    def check_conservation(state: State) -> None:
-        totals = [0] * 53
-        for counts in state.card_locations().values():
-            for c, k in enumerate(counts):
-                totals[c] += k
-        full = [0] * 53
-        for c in make_deck(state.rules.packs(state.players), state.rules.deal.jokers_per_pack):
-            full[c] += 1
-        assert totals == full
-        assert all(state.hand_size[s] == sum(state.hands[s]) for s in range(state.players))
-
-    def legal_texts(state: State) -> set[str]:
-        return {a.text() for a in state.legal_actions()}
-
-    def play(state: State, *actions: str) -> State:
-        for text in actions:
-            state.apply(parse_action(text))
-        return state
-
-    def rule_of(state: State, action_text: str) -> str:
-        before = snapshot(state)
-        try:
-            state.apply(parse_action(action_text))
-        except IllegalActionError as exc:
-            assert snapshot(state) == before, "an illegal action changed the state"
-            return exc.rule
-        raise AssertionError(f"{action_text!r} was accepted")
+from helpers import cards, check_conservation, legal_texts, play, rule_of, snapshot
 
 Cards = str | Sequence[int]
 

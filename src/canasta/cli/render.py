@@ -128,8 +128,13 @@ def humanize(line: str, names: Sequence[str], teams: Sequence[str]) -> str:
     return out
 
 
-_PLURAL = (("draws and lays out", "draw and lay out"), ("lays out", "lay out"), ("takes back its opening; its", "take back their opening; "
-           "their"), ("has opened", "have opened"), ("draws", "draw"))
+_PLURAL = (
+    ("draws and lays out", "draw and lay out"),
+    ("lays out", "lay out"),
+    ("takes back its opening; its", "take back their opening; their"),
+    ("has opened", "have opened"),
+    ("draws", "draw"),
+)
 
 
 # -- the table ---------------------------------------------------------------------------------
