@@ -293,8 +293,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the sheet as JSON (rule, setting, value, source).")] = False,
     ) -> None:
-        """Print the complete rule sheet of a variant, each rule with the seed it comes
-        from."""
+        """Print a variant's complete rule sheet, each rule with its seed."""
         console = Console(highlight=False)
         rules = load_rules_or_exit(variant, rule)
         rows = rule_sheet(rules)
