@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from . import legality
 from .cards import (
     BLACK_THREES,
     RED_THREES,
@@ -352,7 +353,7 @@ def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: s
             r.fail(path, "expected black threes")
         if not (rules.melds.black_three_meld_going_out or rules.melds.black_threes_out_of_play):
             r.fail(path, "black threes are never melded [melds.black_three_meld_going_out]")
-    err = probe._meld_error(key, cards, (), team)
+    err = legality.meld_error(probe, key, cards, (), team)
     if err is not None:
         r.fail(path, f"{err.reason} [{err.rule}]")
     return key

@@ -1,0 +1,857 @@
+"""Legality: which actions the seat to act may take now, and why any other is refused.
+
+Functions of a :class:`~canasta.engine.State` (the engine's methods ``legal_actions``,
+``check`` and ``apply`` call them); they read the state and never change it, except on
+copies (``clone()``) used to look one action ahead. Every refusal is an
+:class:`IllegalActionError` that names the rule broken (a ``Rules`` field, or a rule of the
+game) and, where a seed sentence carries the rule, quotes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from . import goingout
+from .actions import (
+    Action,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    EndHand,
+    LayOff,
+    Meld,
+    Retract,
+    TakePile,
+)
+from .cards import (
+    BLACK_THREES,
+    JOKER,
+    NUM_CODES,
+    POINTS,
+    WILD_RANK,
+    card_text,
+    is_wild,
+    rank_of,
+    rank_text,
+)
+from .scoring import is_sequence
+
+if TYPE_CHECKING:
+    from .engine import State
+
+DEUCES = (4, 5, 6, 7)
+#: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are
+#: 0 (wild meld) and 1..13.
+SEQUENCE_KEY = 100
+RED3 = frozenset((9, 10))
+BLACK3 = frozenset((8, 11))
+IS_WILD = tuple(is_wild(c) for c in range(NUM_CODES))
+RANK = tuple(rank_of(c) for c in range(NUM_CODES))
+
+
+class Phase(Enum):
+    DRAW = "draw"
+    PLAY = "play"
+    ANSWER = "answer"
+    OVER = "over"
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow now. ``rule`` names the rule (a ``Rules`` field
+    or a rule of the game); the state is unchanged."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        self.reason = message
+        super().__init__(f"{message} [{rule}]")
+
+
+# -- legal actions -------------------------------------------------------------------------
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Every legal action of the seat to act (``s.actor``); empty once the hand is over.
+
+    Cards of one rank are interchangeable for the rules, so an action names one canonical
+    choice of suits; :meth:`apply` accepts any cards actually held. Never changes the state.
+    """
+    return list(iter_legal(s))
+
+
+def iter_legal(s: State) -> Iterator[Action]:
+    if s.phase is Phase.OVER:
+        return
+    if s.phase is Phase.ANSWER:
+        yield Answer(True)
+        yield Answer(False)
+        return
+    seat = s.actor
+    if s.phase is Phase.DRAW:
+        if s.stock:
+            yield Draw()
+        for take in take_candidates(s):
+            if check_take(s, seat, take.cards) is None:
+                yield take
+        if check_end_hand(s) is None:
+            yield EndHand()
+        return
+    for a in play_candidates(s):
+        if check(s, a) is None:
+            yield a
+
+
+def pick(s: State, hand: list[int], codes: Sequence[int], k: int) -> list[int]:
+    out: list[int] = []
+    for c in codes:
+        take = min(hand[c], k - len(out))
+        out.extend([c] * take)
+        if len(out) == k:
+            break
+    return out
+
+
+def wild_choices(s: State, hand: list[int], cap: int) -> list[list[int]]:
+    """Distinct choices of up to ``cap`` wild cards from hand (jokers and deuces differ in
+    points, deuces of different suits do not)."""
+    jokers = hand[JOKER]
+    deuces = sum(hand[c] for c in DEUCES)
+    out: list[list[int]] = []
+    for j in range(min(jokers, cap) + 1):
+        for d in range(min(deuces, cap - j) + 1):
+            out.append([JOKER] * j + pick(s, hand, DEUCES, d))
+    return out
+
+
+def take_candidates(s: State) -> Iterator[TakePile]:
+    if not s.pile:
+        return
+    top = s.pile[-1]
+    rank = RANK[top]
+    if IS_WILD[top] or rank == 3:
+        return
+    hand = s.hands[s.actor]
+    codes = range((rank - 1) * 4, rank * 4)
+    n = sum(hand[c] for c in codes)
+    for k in range(n + 1):
+        nat = pick(s, hand, codes, k)
+        for wilds in wild_choices(s, hand, s.rules.melds.max_wilds):
+            yield TakePile(tuple(nat + wilds))
+
+
+def play_candidates(s: State) -> Iterator[Action]:
+    seat = s.actor
+    hand = s.hands[seat]
+    team = s.team_of[seat]
+    melds = s.melds[team]
+    mr = s.rules.melds
+    if True:
+        for rank in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
+            codes = range((rank - 1) * 4, rank * 4)
+            n = sum(hand[c] for c in codes)
+            existing = melds.get(rank)
+            if existing is not None:
+                cap = mr.max_wilds - sum(1 for c in existing if IS_WILD[c])
+                for k in range(n + 1):
+                    nat = pick(s, hand, codes, k)
+                    for wilds in wild_choices(s, hand, max(cap, 0)):
+                        if nat or wilds:
+                            yield LayOff(rank, tuple(nat + wilds))
+            elif n >= mr.min_naturals:
+                # Only candidates that can pass _meld_error (which still checks them all).
+                for k in range(mr.min_naturals, n + 1):
+                    nat = pick(s, hand, codes, k)
+                    for wilds in wild_choices(s, hand, mr.max_wilds):
+                        if k + len(wilds) >= mr.min_cards:
+                            yield Meld(tuple(nat + wilds))
+        if mr.wild_melds:
+            wild_meld = melds.get(WILD_RANK)
+            room = mr.canasta_size - (len(wild_meld) if wild_meld is not None else 0)
+            for wilds in wild_choices(s, hand, room):
+                if not wilds:
+                    continue
+                if wild_meld is not None:
+                    yield LayOff(WILD_RANK, tuple(wilds))
+                else:
+                    yield Meld(tuple(wilds))
+        b = hand[8] + hand[11]
+        if mr.black_three_meld_going_out:
+            with_wilds = mr.black_three_meld_wilds
+            for k in range(mr.min_naturals if with_wilds else mr.min_cards, b + 1):
+                blacks = pick(s, hand, BLACK_THREES, k)
+                for wilds in (wild_choices(s, hand, mr.max_wilds) if with_wilds else [[]]):
+                    if k + len(wilds) >= mr.min_cards:
+                        yield Meld(tuple(blacks + wilds))
+        if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
+            yield Meld(tuple(pick(s, hand, BLACK_THREES, mr.black_threes_out_of_play)))
+        if mr.real_canasta:
+            yield from sequence_candidates(s, hand)
+        if s.rules.red_threes.may_keep_as_stop:
+            for code in (9, 10):
+                if hand[code]:
+                    yield Meld((code,))
+    if s.rules.going_out.ask_partner:
+        yield AskPartner()
+    yield Retract()
+    yield EndHand()
+    for code in range(NUM_CODES):
+        if hand[code]:
+            yield Discard(code)
+
+
+def sequence_candidates(s: State, hand: list[int]) -> Iterator[Meld]:
+    """Sequence canastas in hand (``melds.real_canasta``): runs of one suit, ace high."""
+    size = s.rules.melds.canasta_size
+    for suit in range(4):
+        for high in range(14, 2 + size, -1):  # ace high, 4 lowest
+            ranks = [1 if v == 14 else v for v in range(high, high - size, -1)]
+            codes = [(r - 1) * 4 + suit for r in ranks]
+            if all(hand[c] for c in codes):
+                yield Meld(tuple(codes))
+
+
+def meld_key(s: State, team: int, cards: Sequence[int]) -> int:
+    """Where a new meld of ``cards`` goes in the side's melds: its rank, ``WILD_RANK``, or
+    a fresh key from ``SEQUENCE_KEY`` for a sequence canasta."""
+    ranks = {RANK[c] for c in cards if not IS_WILD[c]}
+    if len(ranks) > 1:
+        key = SEQUENCE_KEY
+        while key in s.melds[team]:
+            key += 1
+        return key
+    return ranks.pop() if ranks else WILD_RANK
+
+
+# -- checking ------------------------------------------------------------------------------
+
+
+def check(s: State, action: Action) -> str | None:
+    """Why ``action`` is illegal now (the message names the rule), or None when legal."""
+    try:
+        verify(s, action)
+    except IllegalActionError as exc:
+        return str(exc)
+    return None
+
+
+def is_legal(s: State, action: Action) -> bool:
+    return check(s, action) is None
+
+
+def fail(s: State, rule: str, message: str) -> None:
+    raise IllegalActionError(rule, message)
+
+
+def verify(s: State, action: Action) -> None:
+    """Raise IllegalActionError when ``action`` is not legal now."""
+    if s.phase is Phase.OVER:
+        fail(s, "hand over", "the hand is over")
+    if s.phase is Phase.ANSWER:
+        if not isinstance(action, Answer):
+            fail(s, "going_out.ask_partner",
+                       f"seat {s.actor} must answer the partner's question first")
+        return
+    if isinstance(action, Answer):
+        fail(s, "going_out.ask_partner", "nobody has asked to go out")
+    seat = s.actor
+    if s.phase is Phase.DRAW:
+        if isinstance(action, Draw):
+            if not s.stock:
+                fail(s, "end of stock", "the stock is empty: take the pile or end the hand")
+            return
+        if isinstance(action, TakePile):
+            err = check_take(s, seat, action.cards)
+            if err:
+                raise err
+            return
+        if isinstance(action, EndHand):
+            err2 = check_end_hand(s)
+            if err2:
+                raise err2
+            return
+        fail(s, "turn order", "first draw from the stock or take the discard pile")
+    # PLAY
+    if isinstance(action, (Draw, TakePile)):
+        fail(s, "turn order", "you have already drawn this turn")
+    if isinstance(action, EndHand):
+        if not s.no_discard:
+            fail(s, "end of stock", "the hand ends only when the stock is gone")
+        return
+    if s.no_discard and isinstance(action, (Discard, AskPartner)):
+        fail(s, "red_threes.last_stock_red_three_ends_hand",
+                   "the last card of the stock was a red three: meld, then end the hand")
+    if isinstance(action, Meld):
+        check_meld(s, seat, action.cards, None)
+    elif isinstance(action, LayOff):
+        check_meld(s, seat, action.cards, action.rank)
+    elif isinstance(action, Discard):
+        check_discard(s, seat, action.card)
+    elif isinstance(action, AskPartner):
+        check_ask(s, seat)
+    elif isinstance(action, Retract):
+        if not s.provisional:
+            fail(s, "opening.retract_penalty",
+                       "there is no unfinished opening to take back")
+        if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
+            fail(s, "going_out.ask_partner",
+                       "your partner said yes: the answer is binding and you must go out")
+
+
+def has(s: State, seat: int, cards: Sequence[int]) -> bool:
+    need = [0] * NUM_CODES
+    hand = s.hands[seat]
+    for c in cards:
+        if not 0 <= c < NUM_CODES:
+            return False
+        need[c] += 1
+        if need[c] > hand[c]:
+            return False
+    return True
+
+
+def meld_error(s: State, rank: int, cards: Sequence[int], added: Sequence[int],
+                team: int) -> IllegalActionError | None:
+    """Is ``cards`` (a meld's final content) a valid meld of ``rank``; ``added`` are the new
+    cards (for the completed-canasta rule)."""
+    mr = s.rules.melds
+    wilds = sum(1 for c in cards if IS_WILD[c])
+    naturals = len(cards) - wilds
+    if rank >= SEQUENCE_KEY:
+        return None  # checked whole by is_sequence when laid; closed afterwards
+    if rank == WILD_RANK:
+        if not mr.wild_melds:
+            return IllegalActionError("melds.wild_melds",
+                                      "a meld needs natural cards (seed 002: \"almeno due "
+                                      "naturali\")")
+        if len(cards) < mr.min_cards:
+            return IllegalActionError("melds.min_cards",
+                                      f"a meld needs at least {mr.min_cards} cards")
+        if len(cards) > mr.canasta_size:
+            return IllegalActionError("melds.wild_melds",
+                                      f"a wild-card canasta has {mr.canasta_size} cards")
+        return None
+    if len(cards) < mr.min_cards:
+        return IllegalActionError("melds.min_cards",
+                                  f"a meld needs at least {mr.min_cards} cards "
+                                  "(seed 002: \"almeno tre carte\")")
+    if rank == 3:
+        if not wilds:
+            return None
+        if not mr.black_three_meld_wilds:
+            return IllegalActionError("melds.black_three_meld_going_out",
+                                      "a meld of black threes takes no wild cards "
+                                      "[melds.black_three_meld_wilds]")
+        if len(cards) >= mr.canasta_size:
+            return IllegalActionError("melds.black_three_meld_wilds",
+                                      "a mixed canasta of black threes is never allowed "
+                                      "(seed 002: \"non è comunque mai concesso\")")
+    if naturals < mr.min_naturals:
+        return IllegalActionError("melds.min_naturals",
+                                  f"a meld needs at least {mr.min_naturals} natural cards "
+                                  "(seed 002: \"di cui almeno due naturali\")")
+    if wilds > mr.max_wilds:
+        return IllegalActionError("melds.max_wilds",
+                                  f"a meld may hold at most {mr.max_wilds} wild cards")
+    if mr.wild_ratio == "lt" and wilds >= naturals:
+        return IllegalActionError("melds.wild_ratio",
+                                  "wild cards must be fewer than natural cards (seed 000: "
+                                  "\"non mai in numero pari o superiore\")")
+    if mr.wild_ratio == "le" and wilds > naturals:
+        return IllegalActionError("melds.wild_ratio",
+                                  "wild cards may not outnumber natural cards")
+    added_wilds = any(IS_WILD[c] for c in added)
+    if added_wilds and not mr.wilds_on_completed_canasta:
+        before = len(cards) - len(added)
+        if before >= mr.canasta_size:
+            return IllegalActionError("melds.wilds_on_completed_canasta",
+                                      "no wild card may be added to a completed canasta")
+    if added_wilds and mr.unfinished_wild_meld_restricts:
+        wm = s.melds[team].get(WILD_RANK)
+        if wm is not None and len(wm) < mr.canasta_size:
+            return IllegalActionError("melds.unfinished_wild_meld_restricts",
+                                      "while your wild-card canasta is unfinished, wild cards "
+                                      "may not go into natural melds (seed 000)")
+    return None
+
+
+def check_take(s: State, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
+    r = s.rules
+    if not s.pile:
+        return IllegalActionError("pile", "the discard pile is empty")
+    if r.turn.first_round_no_meld and s.first_round:
+        return IllegalActionError("turn.first_round_no_meld",
+                                  "nobody takes the pile in the first round (seed 004: "
+                                  "\"numai dupa ce s-a incheiat prima tura\")")
+    top = s.pile[-1]
+    team = s.team_of[seat]
+    if top in BLACK3:
+        return IllegalActionError("pile.black_three_stops",
+                                  "a black three on top stops the pile (seed 002: "
+                                  "\"impedisce al giocatore successivo di prendere il "
+                                  "pozzo\")")
+    if IS_WILD[top] or top in RED3:
+        return IllegalActionError("pile", "a wild card on top of the pile cannot be taken")
+    if s.stopped_turn:
+        return IllegalActionError("pile.canasta_rank_discard_stops",
+                                  "this discard matches your side's canasta and stops you")
+    if not has(s, seat, cards):
+        return IllegalActionError("cards", "you do not hold those cards")
+    rank = RANK[top]
+    for c in cards:
+        if not (IS_WILD[c] or RANK[c] == rank):
+            return IllegalActionError("pile", f"{card_text(c)} does not go with the top card "
+                                              f"{card_text(top)}")
+    nat = sum(1 for c in cards if not IS_WILD[c])
+    wild = len(cards) - nat
+    existing = s.melds[team].get(rank)
+    final = (existing or []) + [top] + list(cards)
+    frozen = s._frozen_for(team)
+    unfrozen_ok = (
+        nat >= r.pile.unfrozen_naturals
+        or (r.pile.unfrozen_wild_may_substitute and nat >= 1 and wild >= 1
+            and nat + 1 >= r.pile.unfrozen_naturals)
+    )
+    top_only = top_card_only(s, team, cards)
+    if top_only:
+        # An opening with the discard takes the top card only, whatever the freeze (S004).
+        if not cards or not unfrozen_ok:
+            return IllegalActionError("pile.opening_take_top_card_only",
+                                      "opening with the discard needs "
+                                      f"{r.pile.unfrozen_naturals} natural "
+                                      f"{rank_text(rank)}s"
+                                      + (" (or one and a wild card)"
+                                         if r.pile.unfrozen_wild_may_substitute else "")
+                                      + " from your hand (seed 004: \"plus alte 2 carti "
+                                      "naturale\")")
+    elif frozen and r.pile.frozen_requires_canasta:
+        if not cards or not unfrozen_ok or len(final) < r.melds.canasta_size:
+            return IllegalActionError("pile.frozen_requires_canasta",
+                                      "the pile is frozen: it can be taken only to complete a "
+                                      "canasta (seed 004: \"nu poate fi luat decat cu "
+                                      "canasta\")")
+    elif frozen:
+        if nat < r.pile.frozen_naturals:
+            why = "frozen" if s.pile_frozen else "frozen for a side that has not opened"
+            return IllegalActionError("pile.frozen_naturals",
+                                      f"the pile is {why}: taking it needs "
+                                      f"{r.pile.frozen_naturals} natural {rank_text(rank)}s "
+                                      "from your hand (seed 002: \"almeno due carte "
+                                      "naturali dello stesso valore facciale\")")
+    elif not cards:
+        if existing is None or not r.pile.layoff_takes_unfrozen_pile:
+            return IllegalActionError("pile.unfrozen_naturals",
+                                      f"taking the pile needs the top card melded: with "
+                                      f"{r.pile.unfrozen_naturals} natural "
+                                      f"{rank_text(rank)}s"
+                                      + (" (or one and a wild card)"
+                                         if r.pile.unfrozen_wild_may_substitute else "")
+                                      + (" or on your side's meld of that rank"
+                                         if r.pile.layoff_takes_unfrozen_pile else ""))
+        cap = r.pile.layoff_take_max_meld_size
+        if cap and len(existing) > cap:
+            return IllegalActionError("pile.layoff_take_max_meld_size",
+                                      "the top card may be added only to a meld smaller "
+                                      "than a canasta")
+    elif not unfrozen_ok:
+        return IllegalActionError("pile.unfrozen_naturals",
+                                  f"taking the pile needs {r.pile.unfrozen_naturals} natural "
+                                  f"{rank_text(rank)}s from your hand"
+                                  + (" (or one and a wild card)"
+                                     if r.pile.unfrozen_wild_may_substitute else ""))
+    err = meld_error(s, rank, final, [top, *cards], team)
+    if err:
+        return err
+    opened = s.opened[team]
+    if not opened:
+        need = r.opening_minimum(s.scores[team])
+        if need in r.opening.naturals_only_at and wild:
+            return IllegalActionError("opening.naturals_only_at",
+                                      f"an opening of {need} uses natural cards only "
+                                      "(seed 000)")
+        if (r.opening.capture_cards_count and not top_only
+                and opening_reach(s, seat, top, cards) < s.opening_minimum(team)):
+            return IllegalActionError("opening.minimums",
+                                      "your hand cannot make the opening minimum of "
+                                      f"{s.opening_minimum(team)} with this take (seed "
+                                      "002: \"può prendere il pozzo solo se può utilizzare "
+                                      "l'ultima carta scartata per aprire\")")
+    # Cards in hand after the take (the pile goes to hand once the side is open).
+    pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
+    opens_now = opened or pts >= s.opening_minimum(team) or (
+        r.opening.canasta_always_opens and len(final) >= r.melds.canasta_size)
+    gets_pile = opens_now and not top_only
+    after = (s.hand_size[seat] - len(cards)
+             + min(r.turn.draw_with_pile, len(s.stock))
+             + (len(s.pile) - 1 + len(s.surprise) if gets_pile else 0))
+    if (not r.pile.take_single_card_pile_to_go_out and s.hand_size[seat] == 1
+            and len(s.pile) == 1 and not s.surprise):
+        return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                  "with one card in hand you may not take a pile of one card "
+                                  "(Britannica: \"he cannot go out by taking the deck\")")
+    if after == 0 and not r.pile.take_single_card_pile_to_go_out:
+        return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                  "you may not take the pile to be left with no card")
+    if after <= 1 and s._must_check:
+        probe = s.clone()
+        probe._must_check = False
+        probe._do_take(seat, tuple(cards))
+        if not probe.is_over and not has_any_action(probe):
+            return IllegalActionError("going out",
+                                      "after this take you could neither discard nor go out")
+    return None
+
+
+def opening_reach(s: State, seat: int, top: int, cards: Sequence[int]) -> int:
+    """The most points an unopened side could count toward its opening this turn after
+    taking the pile with ``cards``: the top card and ``cards``, the naturals of that rank
+    still in hand, every other rank that can make a meld (short ranks completed with wild
+    cards, best first), and the best wild cards those melds can hold. Where other rules
+    widen the opening (wild melds, sequences, a canasta that always opens) it does not
+    limit the take."""
+    r = s.rules
+    mr = r.melds
+    if r.opening.canasta_always_opens or mr.real_canasta:
+        return 1 << 30
+    hand = s.hands[seat][:]
+    for c in cards:
+        hand[c] -= 1
+    rank = RANK[top]
+    need = s.opening_minimum(s.team_of[seat])
+    wilds_ok = need not in r.opening.naturals_only_at
+    wild_pts = sorted((POINTS[c] for c in (JOKER, *DEUCES) for _ in range(hand[c])),
+                      reverse=True) if wilds_ok else []
+    take_nat = 1 + sum(1 for c in cards if not IS_WILD[c])
+    total = POINTS[top] + sum(POINTS[c] for c in cards)
+    shapes: list[tuple[int, int]] = []  # (naturals, wild cards) of each meld laid
+    short: list[tuple[int, int]] = []  # (points, naturals) of ranks needing wild cards
+    for rk in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
+        b = (rk - 1) * 4
+        n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+        pts = sum(POINTS[b + k] * hand[b + k] for k in range(4))
+        if rk == rank:
+            total += pts
+            shapes.append((take_nat + n, len(cards) + 1 - take_nat))
+        elif n >= mr.min_cards:
+            total += pts
+            shapes.append((n, 0))
+        elif n >= mr.min_naturals:
+            short.append((pts, n))
+    spare = len(wild_pts)
+    for pts, n in sorted(short, reverse=True):
+        k = mr.min_cards - n
+        if k <= spare:
+            spare -= k
+            total += pts
+            shapes.append((n, 0))
+    room = 0
+    for n, w in shapes:
+        cap = mr.max_wilds - w
+        if mr.wild_ratio == "lt":
+            cap = min(cap, n - 1 - w)
+        elif mr.wild_ratio == "le":
+            cap = min(cap, n - w)
+        room += max(cap, 0)
+    if mr.wild_melds:
+        room = len(wild_pts)
+    return total + sum(wild_pts[:room])
+
+
+def top_card_only(s: State, team: int, cards: Sequence[int]) -> bool:
+    """Does taking the pile with ``cards`` give ``team`` only its top card (an opening with
+    the discard, ``pile.opening_take_top_card_only``)? A frozen-pile capture that
+    completes a canasta takes the whole pile."""
+    r = s.rules
+    if s.opened[team] or not r.pile.opening_take_top_card_only:
+        return False
+    if r.pile.frozen_requires_canasta and cards and s._frozen_for(team):
+        meld = s.melds[team].get(RANK[s.pile[-1]])
+        if (len(meld) if meld else 0) + 1 + len(cards) >= r.melds.canasta_size:
+            return False
+    return True
+
+
+def check_end_hand(s: State) -> IllegalActionError | None:
+    if s.stock:
+        return IllegalActionError("end of stock", "the hand ends only when the stock is gone")
+    if s.rules.end.must_take_matching_discard and (
+        check_take(s, s.actor, ()) is None
+    ):
+        return IllegalActionError("end.must_take_matching_discard",
+                                  "the discard fits your side's meld: with the stock gone you "
+                                  "must take it")
+    return None
+
+
+def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) -> None:
+    r = s.rules
+    team = s.team_of[seat]
+    if not cards:
+        fail(s, "melds.min_cards", "name the cards to meld")
+    if r.turn.first_round_no_meld and s.first_round:
+        fail(s, "turn.first_round_no_meld", "nobody melds in the first round (seed 004)")
+    if not has(s, seat, cards):
+        fail(s, "cards", "you do not hold those cards")
+    if any(c in RED3 for c in cards):
+        if r.red_threes.may_keep_as_stop and target is None and all(
+            c in RED3 for c in cards
+        ):
+            check_declare(s, seat, cards)
+            return
+        fail(s, "red threes", "red threes are never melded")
+    naturals = [c for c in cards if not IS_WILD[c]]
+    ranks = {RANK[c] for c in naturals}
+    if target is not None and target >= SEQUENCE_KEY:
+        fail(s, "melds.real_canasta", "a sequence canasta takes no more cards")
+    if len(ranks) > 1:
+        if not (r.melds.real_canasta and target is None
+                and is_sequence(cards, r.melds.canasta_size)):
+            fail(s, "melds", "a meld is of one rank only (seed 002: \"non sono concesse "
+                                "combinazioni di carte in scala\")"
+                       + ("; a sequence canasta is seven naturals of one suit in a run"
+                          if r.melds.real_canasta else ""))
+        rank = meld_key(s, team, cards)
+    else:
+        rank = ranks.pop() if ranks else WILD_RANK
+    if target is not None and target != rank and not (rank == WILD_RANK and target):
+        fail(s, "melds", f"those cards do not go on the meld of {rank_text(target)}")
+    if target is not None:
+        rank = target
+    if rank == 3 and any(c in RED3 for c in cards):
+        fail(s, "red threes", "red threes are never melded")
+    existing = s.melds[team].get(rank)
+    if target is None and existing is not None:
+        fail(s, "one meld per rank",
+                   f"your side already has a meld of {rank_text(rank)}: lay off onto it "
+                   f"(`lay-off {rank_text(rank)} ...`)")
+    if target is not None and existing is None:
+        fail(s, "melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
+    out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
+                   and len(cards) == r.melds.black_threes_out_of_play)
+    if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
+        fail(s, "melds.black_three_meld_going_out",
+                   "black threes are never melded"
+                   + (f" (they leave play only as a group of "
+                      f"{r.melds.black_threes_out_of_play})"
+                      if r.melds.black_threes_out_of_play else ""))
+    final = (existing or []) + list(cards)
+    err = meld_error(s, rank, final, cards, team)
+    if err:
+        raise err
+    opened = s.opened[team]
+    if not opened:
+        need = r.opening_minimum(s.scores[team])
+        if need in r.opening.naturals_only_at and any(IS_WILD[c] for c in cards):
+            fail(s, "opening.naturals_only_at",
+                       f"an opening of {need} uses natural cards only (seed 000: \"Per la "
+                       "discesa a 50 punti si richiedono solo combinazioni con carte "
+                       "naturali\")")
+        if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
+                and s.took_pile and s._mattoni_blocked(team)):
+            fail(s, "opening.joker_meld_blocks_mattoni",
+                       "an opponent put a joker down within the last round: you may not "
+                       "open with jokers (\"mattoni\") in the turn you take the pile (seed "
+                       "000: \"impedisce per un giro ai giocatori avversari di fare "
+                       "l'apertura di mattoni e contemporaneamente impossessarsi del "
+                       "pozzo\")")
+    if s.answer is True and s._must_check:
+        probe = s.clone()
+        probe._must_check = False
+        probe._do_meld(seat, tuple(cards), rank)
+        if not probe.is_over and goingout.going_out_plan(probe) is None:
+            fail(s, "going_out.ask_partner",
+                       "your partner said yes: you must go out, and this meld would stop you")
+    after = s.hand_size[seat] - len(cards)
+    if after == 0 and s.pending_pile:
+        # A meld that completes the opening brings the taken pile to hand: not going out.
+        probe = s.clone()
+        probe._must_check = False
+        probe._do_meld(seat, tuple(cards), rank)
+        after = probe.hand_size[seat]
+    if rank == 3 and after > 1 and not out_of_play:
+        fail(s, "melds.black_three_meld_going_out",
+                   "black threes are melded only when going out (seed 002: \"In sede di "
+                   "chiusura\")")
+    if after == 0:
+        if r.going_out.discard_required:
+            fail(s, "going_out.discard_required",
+                       "you must keep a card to discard when going out (seed 000: \"con lo "
+                       "scarto finale\")")
+        err3 = going_out_error(s, seat, None, final_meld=(rank, tuple(cards)))
+        if err3:
+            raise IllegalActionError(err3.rule, "you may not meld your last card: "
+                                     + err3.reason)
+    elif after == 1 and s._must_check:
+        probe = s.clone()
+        probe._must_check = False
+        probe._do_meld(seat, tuple(cards), rank)
+        if not probe.is_over and not has_any_action(probe):
+            fail(s, "going out",
+                       "you may not meld down to one card when you cannot then go out")
+
+
+def check_declare(s: State, seat: int, cards: Sequence[int]) -> None:
+    """Declaring kept red threes (``red_threes.may_keep_as_stop``): each is laid out and
+    replaced from the stock."""
+    after = s.hand_size[seat] - len(cards) + min(len(cards), len(s.stock))
+    if after == 0:
+        fail(s, "red_threes.may_keep_as_stop",
+                   "you may not declare your last card: discard it")
+    if after == 1 and s._must_check:
+        probe = s.clone()
+        probe._must_check = False
+        probe._do_declare(seat, tuple(cards))
+        if not probe.is_over and not has_any_action(probe):
+            fail(s, "going out",
+                       "you may not declare down to one card when you cannot then go out")
+
+
+def check_discard(s: State, seat: int, card: int) -> None:
+    r = s.rules
+    team = s.team_of[seat]
+    hand = s.hands[seat]
+    if not 0 <= card < NUM_CODES or not hand[card]:
+        fail(s, "cards", "you do not hold that card")
+    last = s.hand_size[seat] == 1
+    if s.provisional and not last:
+        fail(s, "opening.minimums",
+                   f"your opening has {s.opening_points} of the "
+                   f"{s.opening_minimum(team)} points needed: meld more or `retract` "
+                   "(seed 002: \"devono fornire un determinato punteggio complessivo\")")
+    if last:
+        err = going_out_error(s, seat, card)
+        if err:
+            raise IllegalActionError(err.rule, "you may not go out: " + err.reason)
+        return
+    if IS_WILD[card] and r.melds.unfinished_wild_meld_restricts:
+        wm = s.melds[team].get(WILD_RANK)
+        if wm is not None and len(wm) < r.melds.canasta_size and any(
+            hand[c] and not IS_WILD[c] for c in range(NUM_CODES)
+        ):
+            fail(s, "melds.unfinished_wild_meld_restricts",
+                       "while your wild-card canasta is unfinished you may not discard wild "
+                       "cards (seed 000)")
+    if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
+        fail(s, "going_out.ask_partner",
+                   "your partner said yes: the answer is binding and you must go out "
+                   "(seed 002: \"è obbligatorio obbedire alla risposta\")")
+
+
+def check_ask(s: State, seat: int) -> None:
+    g = s.rules.going_out
+    if not g.ask_partner:
+        fail(s, "going_out.ask_partner", "asking the partner is not allowed")
+    if len(s.teams[s.team_of[seat]]) < 2:
+        fail(s, "going_out.ask_partner", "you have no partner to ask")
+    if s.asked:
+        fail(s, "going_out.ask_partner", "you have already asked this turn")
+    if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
+        fail(s, "going_out.ask_partner_per_hand",
+                   "you may ask only once per hand (seed 003: \"solo una volta per mano\")")
+    if s.melded_this_turn:
+        fail(s, "going_out.ask_partner", "ask before melding this turn")
+    if s.hand_size[seat] < 2:
+        # With one card a "no" could not be obeyed: any move would go out.
+        fail(s, "going_out.ask_partner",
+                   "with one card left you could not obey a \"no\"")
+    if s._must_check and goingout.going_out_plan(s) is None:
+        fail(s, "going_out.ask_partner", "you may ask only when you are able to go out")
+
+
+def going_out_error(s: State, seat: int, discard: int | None,
+                     final_meld: tuple[int, tuple[int, ...]] | None = None
+                     ) -> IllegalActionError | None:
+    """Why ``seat`` may not go out now (with ``discard`` as the last card, or by melding
+    ``final_meld``), or None."""
+    r = s.rules
+    g = r.going_out
+    team = s.team_of[seat]
+    if s.answer is False:
+        return IllegalActionError("going_out.ask_partner",
+                                  "your partner said no (the answer is binding)")
+    if s.pending_pile:
+        # The pile taken this turn comes to hand only with a complete opening (seed 002:
+        # "solo una volta calate le combinazioni di apertura potrà prendere il resto del
+        # pozzo"); going out would leave it nowhere.
+        return IllegalActionError("opening.minimums",
+                                  f"your opening has {s.opening_points} of the "
+                                  f"{s.opening_minimum(team)} points needed to take the "
+                                  "rest of the pile into your hand")
+    if s.stopped_turn and r.pile.black_three_stops_going_out and s.pile and (
+        s.pile[-1] in BLACK3
+    ):
+        return IllegalActionError("pile.black_three_stops_going_out",
+                                  "a black three stops you from going out this turn (seed "
+                                  "004: \"nu are voie nici sa inchida\")")
+    if discard is not None:
+        if IS_WILD[discard] and not g.final_discard_may_be_wild:
+            return IllegalActionError("going_out.final_discard_may_be_wild",
+                                      "the last discard may not be a wild card (seed 002: "
+                                      "\"non può essere una carta speciale\")")
+        if discard in BLACK3 and not g.final_discard_may_be_black_three:
+            return IllegalActionError("going_out.final_discard_may_be_black_three",
+                                      "the last discard may not be a black three")
+        if discard in RED3 and not g.final_discard_may_be_black_three:
+            return IllegalActionError("going_out.final_discard_may_be_black_three",
+                                      "a red three kept as a stop card is not a last discard, "
+                                      "like a black three")
+    size = r.melds.canasta_size
+    melds = {k: list(v) for k, v in s.melds[team].items()}
+    if final_meld is not None:
+        rank, cards = final_meld
+        melds.setdefault(rank, []).extend(cards)
+    canastas = [m for k, m in melds.items() if len(m) >= size]
+    if len(canastas) < g.canastas_required:
+        return IllegalActionError("going_out.canastas_required",
+                                  f"your side needs {g.canastas_required} canasta"
+                                  f"{'s' if g.canastas_required > 1 else ''} to go out "
+                                  "(seed 002: \"la coppia deve avere formato almeno una "
+                                  "canasta\")")
+    if g.natural_and_mixed_required:
+        plain = [(k, m) for k, m in melds.items() if len(m) >= size and k != WILD_RANK]
+        nat = any(not any(IS_WILD[c] for c in m) for _, m in plain)
+        mix = any(any(IS_WILD[c] for c in m) for _, m in plain)
+        if not (nat and mix):
+            return IllegalActionError("going_out.natural_and_mixed_required",
+                                      "your side needs a natural and a mixed canasta to go "
+                                      "out (seed 000: \"almeno una canasta pura ed una "
+                                      "impura\")")
+    if g.natural_canastas_required:
+        pure = sum(1 for k, m in melds.items()
+                   if len(m) >= size and k != WILD_RANK and not any(IS_WILD[c] for c in m))
+        if pure < g.natural_canastas_required:
+            return IllegalActionError("going_out.natural_canastas_required",
+                                      f"your side needs {g.natural_canastas_required} natural "
+                                      "canastas to go out (seed 000 variant: \"almeno due "
+                                      "canaste pure\")")
+    if r.melds.unfinished_wild_meld_restricts:
+        wm = melds.get(WILD_RANK)
+        if wm is not None and len(wm) < size:
+            return IllegalActionError("melds.unfinished_wild_meld_restricts",
+                                      "your wild-card canasta is unfinished (seed 000: \"non "
+                                      "può chiudere la smazzata\")")
+    if not s.opened[team]:
+        points = s.opening_points
+        if final_meld is not None:
+            points += sum(POINTS[c] for c in final_meld[1])
+        concealed = is_concealed(s, seat)
+        if points < s.opening_minimum(team) and not (
+            concealed and g.concealed_waives_minimum
+        ) and not (r.opening.canasta_always_opens and canastas):
+            return IllegalActionError("opening.minimums",
+                                      f"your opening has {points} of the "
+                                      f"{s.opening_minimum(team)} points needed")
+    return None
+
+
+def is_concealed(s: State, seat: int) -> bool:
+    if s.rules.going_out.concealed_means == "side_opens_this_turn":
+        return not s.opened_at_turn_start
+    return not s.player_melded[seat]
+
+
+def has_any_action(s: State) -> bool:
+    for _ in iter_legal(s):
+        return True
+    return False
