@@ -259,3 +259,27 @@ def test_ask_partner_answer_stands_after_a_retract() -> None:
     assert s2.answer is False and s2.going_out_plan() is None  # "no" still binds this turn
     assert rule_of(s2, "ask-partner") == "going_out.ask_partner"
     assert "already asked" in (s2.check(AskPartner()) or "")
+
+
+def test_two_players_need_two_canastas_to_go_out() -> None:
+    """Seed 002_277939805e3ea5bf.txt: "si gioca in 2 o 4", but the seed gives no two-handed
+    rules; pagat's two-handed Canasta (variants.md, section 3): 15 cards, draw two, and "two
+    canastas" to go out. One canasta is not enough with two players."""
+    s = deal({1: "Ks Kh Kd Kc Ks Kh Kd Qs Qh Qd Js Jh Jd 10s 10h"}, after="5d 10d Qc",
+             players=2, dealer=0)
+    play(s, "draw")
+    assert s.hand_size[1] == 17
+    play(s, "meld Ks Kh Kd Kc Ks Kh Kd", "meld Qs Qh Qd Qc", "meld Js Jh Jd")
+    assert s.canastas(1) == 1
+    assert rule_of(s, "meld 10s 10h 10d") == "going_out.canastas_required"
+
+
+def test_two_players_go_out_with_two_canastas() -> None:
+    """Pagat's two-handed Canasta (for seed 002's "si gioca in 2"): with two canastas the
+    side goes out, here by melding its last cards."""
+    s = deal({1: "Ks Kh Kd Kc Ks Kh Kd Qs Qh Qd Qc Qs Qh Qd Js"}, after="5d Jh Jd",
+             players=2, dealer=0)
+    play(s, "draw", "meld Ks Kh Kd Kc Ks Kh Kd", "meld Qs Qh Qd Qc Qs Qh Qd")
+    assert s.canastas(1) == 2
+    play(s, "meld Js Jh Jd")
+    assert s.is_over and s.went_out == 1

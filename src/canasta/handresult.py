@@ -296,7 +296,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             went_out_teams.append(i)
             if all(hands):
                 r.fail(f"{tp}.hands", "expected an empty hand ([]) for the player who went out")
-            _check_going_out(r, rules, melds, f"{tp}.went_out")
+            _check_going_out(r, rules, players, melds, f"{tp}.went_out")
         penalties, red_named = _read_penalties(r, t.get("penalties", []), f"{tp}.penalties",
                                                catalogue, rules)
         if red_named and reds_in_hands:
@@ -359,14 +359,15 @@ def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: s
     return key
 
 
-def _check_going_out(r: Reader, rules: Rules, melds: Sequence[tuple[int, ...]],
-                     path: str) -> None:
+def _check_going_out(r: Reader, rules: Rules, players: int,
+                     melds: Sequence[tuple[int, ...]], path: str) -> None:
     g = rules.going_out
     kinds = [classify_meld(m, rules) for m in melds]
     canastas = [k for k in kinds if k is not None]
-    if len(canastas) < g.canastas_required:
-        r.fail(path, f"a side needs {g.canastas_required} canasta"
-                     f"{'s' if g.canastas_required > 1 else ''} to go out, this one has "
+    needed = rules.canastas_required(players)
+    if len(canastas) < needed:
+        r.fail(path, f"a side needs {needed} canasta"
+                     f"{'s' if needed > 1 else ''} to go out, this one has "
                      f"{len(canastas)} [going_out.canastas_required]")
     plain = [k for k in canastas if not k.wild]
     if g.natural_and_mixed_required and not (any(k.natural for k in plain)

@@ -802,10 +802,11 @@ def going_out_error(s: State, seat: int, discard: int | None,
         rank, cards = final_meld
         melds.setdefault(rank, []).extend(cards)
     canastas = [m for k, m in melds.items() if len(m) >= size]
-    if len(canastas) < g.canastas_required:
+    needed = r.canastas_required(s.players)
+    if len(canastas) < needed:
         return IllegalActionError("going_out.canastas_required",
-                                  f"your side needs {g.canastas_required} canasta"
-                                  f"{'s' if g.canastas_required > 1 else ''} to go out "
+                                  f"your side needs {needed} canasta"
+                                  f"{'s' if needed > 1 else ''} to go out "
                                   "(seed 002: \"la coppia deve avere formato almeno una "
                                   "canasta\")")
     if g.natural_and_mixed_required:

@@ -228,6 +228,9 @@ class OpeningRules:
 class GoingOutRules:
     #: Canastas the side needs to go out (S002 "almeno una canasta"; S004 "1 sau 2").
     canastas_required: int = 1
+    #: Canastas needed by player count where it differs from ``canastas_required`` (pagat's
+    #: two-handed Canasta, for S002's "si gioca in 2": two canastas to go out).
+    canastas_required_by_players: dict[int, int] = field(default_factory=dict)
     #: The side needs a natural and a mixed canasta (S000 "almeno una canasta pura ed una
     #: impura").
     natural_and_mixed_required: bool = False
@@ -390,6 +393,12 @@ class Rules:
 
     def packs(self, players: int) -> int:
         return self.deal.packs_by_players.get(players, self.deal.packs)
+
+    def canastas_required(self, players: int) -> int:
+        """Canastas a side needs to go out with ``players`` players
+        (``GoingOutRules.canastas_required_by_players``)."""
+        g = self.going_out
+        return g.canastas_required_by_players.get(players, g.canastas_required)
 
     def target(self, players: int) -> int:
         """Points to win a match of ``players`` players (``EndRules.target_by_players``)."""

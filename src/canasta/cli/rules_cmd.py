@@ -96,6 +96,7 @@ LABELS: dict[str, str] = {
     "opening.retract_penalty": "An opening short of the minimum is taken back; the minimum "
                                "rises by",
     "going_out.canastas_required": "Canastas needed to go out",
+    "going_out.canastas_required_by_players": "... by player count, where it differs",
     "going_out.natural_and_mixed_required": "... a natural and a mixed one",
     "going_out.natural_canastas_required": "Natural canastas needed to go out",
     "going_out.discard_required": "Going out needs a final discard",
