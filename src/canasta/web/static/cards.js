@@ -71,3 +71,29 @@ function cardEl(text, extra) {
 function backEl(extra) {
   return el("div", "card back" + (extra ? " " + extra : ""));
 }
+
+// One invitation or spectator link: its label, the URL in a read-only field, a copy button
+// and, with `withOpen`, a link that opens it in a new tab. Shared by the lobby and the table.
+function linkRow(label, url, withOpen = false) {
+  const row = el("div", "link-row");
+  row.appendChild(el("span", "link-label", label));
+  const input = el("input", "link");
+  input.value = url;
+  input.readOnly = true;
+  row.appendChild(input);
+  const copy = el("button", "btn small secondary", t("copy"));
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
+    copy.textContent = t("copied");
+  });
+  row.appendChild(copy);
+  if (withOpen) {
+    const open = el("a", "btn small secondary", t("open"));
+    open.href = url;
+    open.target = "_blank";
+    open.rel = "noopener";
+    row.appendChild(open);
+  }
+  return row;
+}

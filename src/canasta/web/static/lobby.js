@@ -146,8 +146,8 @@ function showCreated(data, body) {
   saveTable(data, body);
   const box = $("links");
   box.replaceChildren();
-  data.seats.filter((s) => s.path).forEach((s) => box.appendChild(linkRow(`${t("seat_n", { n: s.seat + 1 })} \u00b7 ${s.name}`, location.origin + s.path)));
-  box.appendChild(linkRow(t("spectator_link"), location.origin + data.spectator.path));
+  data.seats.filter((s) => s.path).forEach((s) => box.appendChild(linkRow(`${t("seat_n", { n: s.seat + 1 })} \u00b7 ${s.name}`, location.origin + s.path, true)));
+  box.appendChild(linkRow(t("spectator_link"), location.origin + data.spectator.path, true));
   const first = data.seats.find((s) => s.path);
   const sit = $("sit");
   sit.href = first.path;
@@ -155,28 +155,6 @@ function showCreated(data, body) {
   $("created").classList.remove("hidden");
   $("created").scrollIntoView({ behavior: "smooth" });
   renderRecent();
-}
-
-function linkRow(label, url) {
-  const row = el("div", "link-row");
-  row.appendChild(el("span", "link-label", label));
-  const input = el("input", "link");
-  input.value = url;
-  input.readOnly = true;
-  row.appendChild(input);
-  const copy = el("button", "btn small secondary", t("copy"));
-  copy.type = "button";
-  copy.addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
-    copy.textContent = t("copied");
-  });
-  row.appendChild(copy);
-  const open = el("a", "btn small secondary", t("open"));
-  open.href = url;
-  open.target = "_blank";
-  open.rel = "noopener";
-  row.appendChild(open);
-  return row;
 }
 
 function renderRecent() {

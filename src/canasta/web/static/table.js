@@ -498,20 +498,6 @@ function renderSeatAdmin() {
   }
 }
 
-function linkRow(label, url) {
-  const row = el("div", "link-row");
-  row.appendChild(el("span", "link-label", label));
-  const input = el("input", "link");
-  input.value = url;
-  input.readOnly = true;
-  row.appendChild(input);
-  row.appendChild(button(t("copy"), "small secondary", async (e) => {
-    try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
-    e.target.textContent = t("copied");
-  }));
-  return row;
-}
-
 // The scorer numbers the players of a side who still hold cards ("player 1"): name them.
 function sheetLabel(label, team) {
   const holders = V().teams[team].filter((seat) => seat !== V().went_out);
