@@ -93,8 +93,6 @@ class View:
     log: tuple[str, ...]
     rules: Rules
     legal_actions: tuple[Action, ...]
-    #: Turns begun in this hand (0 for the first player's first turn).
-    turn: int = 0
 
 
 class State:
@@ -482,7 +480,6 @@ class State:
             log=tuple(self.log),
             rules=self.rules,
             legal_actions=tuple(legality.legal_actions(self)) if seat == self.actor else (),
-            turn=self.turn,
         )
 
     # -- legal actions (canasta.legality) -------------------------------------------------------

@@ -103,7 +103,7 @@ def iter_legal(s: State) -> Iterator[Action]:
             yield a
 
 
-def pick(s: State, hand: list[int], codes: Sequence[int], k: int) -> list[int]:
+def pick(hand: list[int], codes: Sequence[int], k: int) -> list[int]:
     out: list[int] = []
     for c in codes:
         take = min(hand[c], k - len(out))
@@ -113,7 +113,7 @@ def pick(s: State, hand: list[int], codes: Sequence[int], k: int) -> list[int]:
     return out
 
 
-def wild_choices(s: State, hand: list[int], cap: int) -> list[list[int]]:
+def wild_choices(hand: list[int], cap: int) -> list[list[int]]:
     """Distinct choices of up to ``cap`` wild cards from hand (jokers and deuces differ in
     points, deuces of different suits do not)."""
     jokers = hand[JOKER]
@@ -121,7 +121,7 @@ def wild_choices(s: State, hand: list[int], cap: int) -> list[list[int]]:
     out: list[list[int]] = []
     for j in range(min(jokers, cap) + 1):
         for d in range(min(deuces, cap - j) + 1):
-            out.append([JOKER] * j + pick(s, hand, DEUCES, d))
+            out.append([JOKER] * j + pick(hand, DEUCES, d))
     return out
 
 
@@ -136,8 +136,8 @@ def take_candidates(s: State) -> Iterator[TakePile]:
     codes = range((rank - 1) * 4, rank * 4)
     n = sum(hand[c] for c in codes)
     for k in range(n + 1):
-        nat = pick(s, hand, codes, k)
-        for wilds in wild_choices(s, hand, s.rules.melds.max_wilds):
+        nat = pick(hand, codes, k)
+        for wilds in wild_choices(hand, s.rules.melds.max_wilds):
             yield TakePile(tuple(nat + wilds))
 
 
@@ -155,21 +155,21 @@ def play_candidates(s: State) -> Iterator[Action]:
             if existing is not None:
                 cap = mr.max_wilds - sum(1 for c in existing if IS_WILD[c])
                 for k in range(n + 1):
-                    nat = pick(s, hand, codes, k)
-                    for wilds in wild_choices(s, hand, max(cap, 0)):
+                    nat = pick(hand, codes, k)
+                    for wilds in wild_choices(hand, max(cap, 0)):
                         if nat or wilds:
                             yield LayOff(rank, tuple(nat + wilds))
             elif n >= mr.min_naturals:
                 # Only candidates that can pass _meld_error (which still checks them all).
                 for k in range(mr.min_naturals, n + 1):
-                    nat = pick(s, hand, codes, k)
-                    for wilds in wild_choices(s, hand, mr.max_wilds):
+                    nat = pick(hand, codes, k)
+                    for wilds in wild_choices(hand, mr.max_wilds):
                         if k + len(wilds) >= mr.min_cards:
                             yield Meld(tuple(nat + wilds))
         if mr.wild_melds:
             wild_meld = melds.get(WILD_RANK)
             room = mr.canasta_size - (len(wild_meld) if wild_meld is not None else 0)
-            for wilds in wild_choices(s, hand, room):
+            for wilds in wild_choices(hand, room):
                 if not wilds:
                     continue
                 if wild_meld is not None:
@@ -180,12 +180,12 @@ def play_candidates(s: State) -> Iterator[Action]:
         if mr.black_three_meld_going_out:
             with_wilds = mr.black_three_meld_wilds
             for k in range(mr.min_naturals if with_wilds else mr.min_cards, b + 1):
-                blacks = pick(s, hand, BLACK_THREES, k)
-                for wilds in (wild_choices(s, hand, mr.max_wilds) if with_wilds else [[]]):
+                blacks = pick(hand, BLACK_THREES, k)
+                for wilds in (wild_choices(hand, mr.max_wilds) if with_wilds else [[]]):
                     if k + len(wilds) >= mr.min_cards:
                         yield Meld(tuple(blacks + wilds))
         if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
-            yield Meld(tuple(pick(s, hand, BLACK_THREES, mr.black_threes_out_of_play)))
+            yield Meld(tuple(pick(hand, BLACK_THREES, mr.black_threes_out_of_play)))
         if mr.real_canasta:
             yield from sequence_candidates(s, hand)
         if s.rules.red_threes.may_keep_as_stop:
@@ -240,26 +240,26 @@ def is_legal(s: State, action: Action) -> bool:
     return check(s, action) is None
 
 
-def fail(s: State, rule: str, message: str) -> None:
+def fail(rule: str, message: str) -> None:
     raise IllegalActionError(rule, message)
 
 
 def verify(s: State, action: Action) -> None:
     """Raise IllegalActionError when ``action`` is not legal now."""
     if s.phase is Phase.OVER:
-        fail(s, "hand over", "the hand is over")
+        fail("hand over", "the hand is over")
     if s.phase is Phase.ANSWER:
         if not isinstance(action, Answer):
-            fail(s, "going_out.ask_partner",
+            fail("going_out.ask_partner",
                        f"seat {s.actor} must answer the partner's question first")
         return
     if isinstance(action, Answer):
-        fail(s, "going_out.ask_partner", "nobody has asked to go out")
+        fail("going_out.ask_partner", "nobody has asked to go out")
     seat = s.actor
     if s.phase is Phase.DRAW:
         if isinstance(action, Draw):
             if not s.stock:
-                fail(s, "end of stock", "the stock is empty: take the pile or end the hand")
+                fail("end of stock", "the stock is empty: take the pile or end the hand")
             return
         if isinstance(action, TakePile):
             err = check_take(s, seat, action.cards)
@@ -271,16 +271,16 @@ def verify(s: State, action: Action) -> None:
             if err2:
                 raise err2
             return
-        fail(s, "turn order", "first draw from the stock or take the discard pile")
+        fail("turn order", "first draw from the stock or take the discard pile")
     # PLAY
     if isinstance(action, (Draw, TakePile)):
-        fail(s, "turn order", "you have already drawn this turn")
+        fail("turn order", "you have already drawn this turn")
     if isinstance(action, EndHand):
         if not s.no_discard:
-            fail(s, "end of stock", "the hand ends only when the stock is gone")
+            fail("end of stock", "the hand ends only when the stock is gone")
         return
     if s.no_discard and isinstance(action, (Discard, AskPartner)):
-        fail(s, "red_threes.last_stock_red_three_ends_hand",
+        fail("red_threes.last_stock_red_three_ends_hand",
                    "the last card of the stock was a red three: meld, then end the hand")
     if isinstance(action, Meld):
         check_meld(s, seat, action.cards, None)
@@ -292,10 +292,10 @@ def verify(s: State, action: Action) -> None:
         check_ask(s, seat)
     elif isinstance(action, Retract):
         if not s.provisional:
-            fail(s, "opening.retract_penalty",
+            fail("opening.retract_penalty",
                        "there is no unfinished opening to take back")
         if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
-            fail(s, "going_out.ask_partner",
+            fail("going_out.ask_partner",
                        "your partner said yes: the answer is binding and you must go out")
 
 
@@ -588,26 +588,26 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
     r = s.rules
     team = s.team_of[seat]
     if not cards:
-        fail(s, "melds.min_cards", "name the cards to meld")
+        fail("melds.min_cards", "name the cards to meld")
     if r.turn.first_round_no_meld and s.first_round:
-        fail(s, "turn.first_round_no_meld", "nobody melds in the first round (seed 004)")
+        fail("turn.first_round_no_meld", "nobody melds in the first round (seed 004)")
     if not has(s, seat, cards):
-        fail(s, "cards", "you do not hold those cards")
+        fail("cards", "you do not hold those cards")
     if any(c in RED3 for c in cards):
         if r.red_threes.may_keep_as_stop and target is None and all(
             c in RED3 for c in cards
         ):
             check_declare(s, seat, cards)
             return
-        fail(s, "red threes", "red threes are never melded")
+        fail("red threes", "red threes are never melded")
     naturals = [c for c in cards if not IS_WILD[c]]
     ranks = {RANK[c] for c in naturals}
     if target is not None and target >= SEQUENCE_KEY:
-        fail(s, "melds.real_canasta", "a sequence canasta takes no more cards")
+        fail("melds.real_canasta", "a sequence canasta takes no more cards")
     if len(ranks) > 1:
         if not (r.melds.real_canasta and target is None
                 and is_sequence(cards, r.melds.canasta_size)):
-            fail(s, "melds", "a meld is of one rank only (seed 002: \"non sono concesse "
+            fail("melds", "a meld is of one rank only (seed 002: \"non sono concesse "
                                 "combinazioni di carte in scala\")"
                        + ("; a sequence canasta is seven naturals of one suit in a run"
                           if r.melds.real_canasta else ""))
@@ -615,22 +615,22 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
     else:
         rank = ranks.pop() if ranks else WILD_RANK
     if target is not None and target != rank and not (rank == WILD_RANK and target):
-        fail(s, "melds", f"those cards do not go on the meld of {rank_text(target)}")
+        fail("melds", f"those cards do not go on the meld of {rank_text(target)}")
     if target is not None:
         rank = target
     if rank == 3 and any(c in RED3 for c in cards):
-        fail(s, "red threes", "red threes are never melded")
+        fail("red threes", "red threes are never melded")
     existing = s.melds[team].get(rank)
     if target is None and existing is not None:
-        fail(s, "one meld per rank",
+        fail("one meld per rank",
                    f"your side already has a meld of {rank_text(rank)}: lay off onto it "
                    f"(`lay-off {rank_text(rank)} ...`)")
     if target is not None and existing is None:
-        fail(s, "melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
+        fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
     out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
                    and len(cards) == r.melds.black_threes_out_of_play)
     if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
-        fail(s, "melds.black_three_meld_going_out",
+        fail("melds.black_three_meld_going_out",
                    "black threes are never melded"
                    + (f" (they leave play only as a group of "
                       f"{r.melds.black_threes_out_of_play})"
@@ -643,13 +643,13 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
     if not opened:
         need = r.opening_minimum(s.scores[team])
         if need in r.opening.naturals_only_at and any(IS_WILD[c] for c in cards):
-            fail(s, "opening.naturals_only_at",
+            fail("opening.naturals_only_at",
                        f"an opening of {need} uses natural cards only (seed 000: \"Per la "
                        "discesa a 50 punti si richiedono solo combinazioni con carte "
                        "naturali\")")
         if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
                 and s.took_pile and s._mattoni_blocked(team)):
-            fail(s, "opening.joker_meld_blocks_mattoni",
+            fail("opening.joker_meld_blocks_mattoni",
                        "an opponent put a joker down within the last round: you may not "
                        "open with jokers (\"mattoni\") in the turn you take the pile (seed "
                        "000: \"impedisce per un giro ai giocatori avversari di fare "
@@ -660,7 +660,7 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
         probe._must_check = False
         probe._do_meld(seat, tuple(cards), rank)
         if not probe.is_over and goingout.going_out_plan(probe) is None:
-            fail(s, "going_out.ask_partner",
+            fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you")
     after = s.hand_size[seat] - len(cards)
     if after == 0 and s.pending_pile:
@@ -670,12 +670,12 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
         probe._do_meld(seat, tuple(cards), rank)
         after = probe.hand_size[seat]
     if rank == 3 and after > 1 and not out_of_play:
-        fail(s, "melds.black_three_meld_going_out",
+        fail("melds.black_three_meld_going_out",
                    "black threes are melded only when going out (seed 002: \"In sede di "
                    "chiusura\")")
     if after == 0:
         if r.going_out.discard_required:
-            fail(s, "going_out.discard_required",
+            fail("going_out.discard_required",
                        "you must keep a card to discard when going out (seed 000: \"con lo "
                        "scarto finale\")")
         err3 = going_out_error(s, seat, None, final_meld=(rank, tuple(cards)))
@@ -687,7 +687,7 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
         probe._must_check = False
         probe._do_meld(seat, tuple(cards), rank)
         if not probe.is_over and not has_any_action(probe):
-            fail(s, "going out",
+            fail("going out",
                        "you may not meld down to one card when you cannot then go out")
 
 
@@ -696,14 +696,14 @@ def check_declare(s: State, seat: int, cards: Sequence[int]) -> None:
     replaced from the stock."""
     after = s.hand_size[seat] - len(cards) + min(len(cards), len(s.stock))
     if after == 0:
-        fail(s, "red_threes.may_keep_as_stop",
+        fail("red_threes.may_keep_as_stop",
                    "you may not declare your last card: discard it")
     if after == 1 and s._must_check:
         probe = s.clone()
         probe._must_check = False
         probe._do_declare(seat, tuple(cards))
         if not probe.is_over and not has_any_action(probe):
-            fail(s, "going out",
+            fail("going out",
                        "you may not declare down to one card when you cannot then go out")
 
 
@@ -712,10 +712,10 @@ def check_discard(s: State, seat: int, card: int) -> None:
     team = s.team_of[seat]
     hand = s.hands[seat]
     if not 0 <= card < NUM_CODES or not hand[card]:
-        fail(s, "cards", "you do not hold that card")
+        fail("cards", "you do not hold that card")
     last = s.hand_size[seat] == 1
     if s.provisional and not last:
-        fail(s, "opening.minimums",
+        fail("opening.minimums",
                    f"your opening has {s.opening_points} of the "
                    f"{s.opening_minimum(team)} points needed: meld more or `retract` "
                    "(seed 002: \"devono fornire un determinato punteggio complessivo\")")
@@ -729,11 +729,11 @@ def check_discard(s: State, seat: int, card: int) -> None:
         if wm is not None and len(wm) < r.melds.canasta_size and any(
             hand[c] and not IS_WILD[c] for c in range(NUM_CODES)
         ):
-            fail(s, "melds.unfinished_wild_meld_restricts",
+            fail("melds.unfinished_wild_meld_restricts",
                        "while your wild-card canasta is unfinished you may not discard wild "
                        "cards (seed 000)")
     if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
-        fail(s, "going_out.ask_partner",
+        fail("going_out.ask_partner",
                    "your partner said yes: the answer is binding and you must go out "
                    "(seed 002: \"è obbligatorio obbedire alla risposta\")")
 
@@ -741,22 +741,22 @@ def check_discard(s: State, seat: int, card: int) -> None:
 def check_ask(s: State, seat: int) -> None:
     g = s.rules.going_out
     if not g.ask_partner:
-        fail(s, "going_out.ask_partner", "asking the partner is not allowed")
+        fail("going_out.ask_partner", "asking the partner is not allowed")
     if len(s.teams[s.team_of[seat]]) < 2:
-        fail(s, "going_out.ask_partner", "you have no partner to ask")
+        fail("going_out.ask_partner", "you have no partner to ask")
     if s.asked:
-        fail(s, "going_out.ask_partner", "you have already asked this turn")
+        fail("going_out.ask_partner", "you have already asked this turn")
     if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
-        fail(s, "going_out.ask_partner_per_hand",
+        fail("going_out.ask_partner_per_hand",
                    "you may ask only once per hand (seed 003: \"solo una volta per mano\")")
     if s.melded_this_turn:
-        fail(s, "going_out.ask_partner", "ask before melding this turn")
+        fail("going_out.ask_partner", "ask before melding this turn")
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.
-        fail(s, "going_out.ask_partner",
+        fail("going_out.ask_partner",
                    "with one card left you could not obey a \"no\"")
     if s._must_check and goingout.going_out_plan(s) is None:
-        fail(s, "going_out.ask_partner", "you may ask only when you are able to go out")
+        fail("going_out.ask_partner", "you may ask only when you are able to go out")
 
 
 def going_out_error(s: State, seat: int, discard: int | None,
