@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from canasta import PRESETS, State, load_preset
-from canasta.engine import MisdealError
-from canasta.rules import Rules, RulesError
+from canasta.core.rules import Rules, RulesError
+from canasta.core.state import MisdealError
 
 
 def loadable_presets() -> list[Rules]:

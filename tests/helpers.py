@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from canasta import Draw, IllegalActionError, State, load_preset, parse_action, parse_cards
-from canasta.cards import (
+from canasta.core.cards import (
     JOKER,
     NUM_CODES,
     POINTS,
@@ -26,7 +26,7 @@ from canasta.cards import (
     make_deck,
     rank_of,
 )
-from canasta.rules import Rules
+from canasta.core.rules import Rules
 
 RULES = load_preset("international")
 SEED_FILE = "002_277939805e3ea5bf.txt"
@@ -187,7 +187,7 @@ def burn_stock(state: State, leave: int = 0, turns: int | None = None) -> None:
 
 
 def _text(code: int) -> str:
-    from canasta.cards import card_text
+    from canasta.core.cards import card_text
 
     return card_text(code)
 

@@ -14,14 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 from canasta import Match, load_preset
-from canasta.actions import Action, AskPartner, Discard, Draw, EndHand, parse_action
 from canasta.bots import BOTS, make_bot
-from canasta.cards import JOKER, card_text, cards_of
 from canasta.cli import _register as register_commands
 from canasta.cli import app
 from canasta.cli.play import decision_seed
-from canasta.engine import IllegalActionError, Phase, View
-from canasta.records import load_record
+from canasta.core.actions import Action, AskPartner, Discard, Draw, EndHand, parse_action
+from canasta.core.cards import JOKER, card_text, cards_of
+from canasta.core.state import IllegalActionError, Phase, View
+from canasta.formats.records import load_record
 
 register_commands()
 runner = CliRunner()

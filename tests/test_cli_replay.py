@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from canasta import Match, load_preset
-from canasta.position import load_position, position_to_dict, same_state, state_from_dict
-from canasta.records import match_to_record, record_to_match, save_record
+from canasta.formats.position import position_to_dict, same_state, state_from_dict
+from canasta.formats.records import load_position, match_to_record, record_to_match, save_record
 from formatkit import cli
 
 
@@ -140,7 +140,7 @@ def test_a_missing_file_is_named(command: str) -> None:
 
 def test_a_game_begun_from_a_position_replays_and_checks(tmp_path: Path) -> None:
     """The `play --from` path: a position typed in (no deal order), played on, saved, checked."""
-    from canasta.records import match_from_state
+    from canasta.formats.records import match_from_state
 
     path = saved_game(tmp_path, hands=0, extra=0)
     doc = json.loads(cli(["position", str(path)]).stdout)

@@ -22,9 +22,9 @@ from canasta import (
     parse_action,
     parse_cards,
 )
-from canasta.handresult import HandResultError, hand_result_from_dict, hand_result_of_state
-from canasta.position import PositionError, position_to_dict, state_from_dict
-from canasta.records import RecordError, match_to_record, record_to_match
+from canasta.formats.handresult import HandResultError, hand_result_from_dict, hand_result_of_state
+from canasta.formats.position import PositionError, position_to_dict, state_from_dict
+from canasta.formats.records import RecordError, match_to_record, record_to_match
 from formatkit import random_states, roundtrip
 
 SETTINGS = settings(max_examples=150, deadline=None,

@@ -14,17 +14,17 @@ import jsonschema
 import pytest
 
 from canasta import Retract, Rules, State, load_preset
-from canasta.engine import Phase
-from canasta.jsondoc import schema
-from canasta.position import (
+from canasta.core.state import Phase
+from canasta.formats.jsondoc import schema
+from canasta.formats.position import (
     PositionError,
-    load_position,
     position_to_dict,
     same_state,
     save_position,
     state_from_dict,
     state_from_json,
 )
+from canasta.formats.records import load_position
 from formatkit import preset, preset_params, random_states, roundtrip
 
 #: Every slot of State that a position writes (or derives: team_of, hand_size, _must_check).
@@ -41,7 +41,7 @@ COVERED_SLOTS = {
 
 def test_every_state_slot_is_in_the_position_format() -> None:
     assert set(State.__slots__) == COVERED_SLOTS, (
-        "State gained or lost a slot: add it to canasta.position (writer, reader, checks), "
+        "State gained or lost a slot: add it to canasta.formats.position (writer, reader, checks), "
         "docs/formats.md, the position schema and COVERED_SLOTS")
 
 
@@ -121,7 +121,7 @@ def test_save_position_and_load_position(tmp_path: Path) -> None:
 
 def test_load_position_reads_a_record_too(tmp_path: Path) -> None:
     from canasta import Match
-    from canasta.records import save_record
+    from canasta.formats.records import save_record
 
     match = Match(load_preset("international"), 4, seed=3)
     rng = random.Random(3)
@@ -345,7 +345,7 @@ def test_other_presets_check_their_own_meld_rules() -> None:
 
 def test_every_house_rule_choice_round_trips() -> None:
     """Each named option of each preset (with its choices applied): random states round trip."""
-    from canasta.rules import preset_options
+    from canasta.core.rules import preset_options
     from formatkit import loadable_presets
 
     for base in loadable_presets():

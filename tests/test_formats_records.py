@@ -13,9 +13,9 @@ import pytest
 
 from canasta import Match, Rules, load_preset
 from canasta.bots import RandomBot
-from canasta.jsondoc import schema
-from canasta.position import position_to_dict, same_state, state_from_dict
-from canasta.records import (
+from canasta.formats.jsondoc import schema
+from canasta.formats.position import position_to_dict, same_state, state_from_dict
+from canasta.formats.records import (
     RecordError,
     check_record,
     load_record,

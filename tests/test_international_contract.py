@@ -25,7 +25,7 @@ from canasta import (
     State,
     TakePile,
 )
-from canasta.cards import JOKER, NATURAL_RANKS
+from canasta.core.cards import JOKER, NATURAL_RANKS
 from helpers import RULES, same_as, snapshot
 
 

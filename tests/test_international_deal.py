@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from canasta import Phase, State
-from canasta.cards import is_red_three
+from canasta.core.cards import is_red_three
 from helpers import RULES, build_deck, card, cards, check_conservation, deal, hand, play
 
 

@@ -5,7 +5,7 @@ the outside source where the seed stops, as shared/rules/variants.md section 3).
 from __future__ import annotations
 
 from canasta import AskPartner, Phase, State, load_preset
-from canasta.rules import Rules
+from canasta.core.rules import Rules
 from helpers import (
     RULES,
     card,

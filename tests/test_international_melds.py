@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from canasta import Meld, State, load_preset
-from canasta.rules import Rules
+from canasta.core.rules import Rules
 from helpers import (
     RULES,
     card,

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from canasta import Phase, State, TakePile
-from canasta.cards import card_text, is_wild
+from canasta.core.cards import card_text, is_wild
 from helpers import (
     card,
     cards,

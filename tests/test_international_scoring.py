@@ -9,7 +9,7 @@ import random
 import pytest
 
 from canasta import Match, TeamHand, score_hand
-from canasta.scoring import ScoreSheet
+from canasta.core.scoring import ScoreSheet
 from helpers import RULES, cards, check_score_sheets, deal, play, points
 
 

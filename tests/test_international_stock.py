@@ -5,7 +5,7 @@ shared/rules/variants.md section 3). One test per rule."""
 from __future__ import annotations
 
 from canasta import EndHand, Match, Phase, State, TakePile, load_preset
-from canasta.cards import card_text, is_wild, rank_of
+from canasta.core.cards import card_text, is_wild, rank_of
 from helpers import (
     RULES,
     burn_stock,

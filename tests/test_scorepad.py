@@ -11,14 +11,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from canasta.handresult import (
+from canasta.formats.handresult import (
     PENALTY_TABLES,
     HandResultError,
     hand_result_from_dict,
     hand_result_of_state,
     penalty_catalogue,
 )
-from canasta.jsondoc import schema
+from canasta.formats.jsondoc import schema
 from formatkit import cli, preset, random_states, roundtrip
 
 Hands = Sequence[Sequence[str]]

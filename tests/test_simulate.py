@@ -1,4 +1,5 @@
-"""canasta.simulate and `canasta simulate`: the figures add up, runs reproduce, failures count."""
+"""canasta.sim.simulate and `canasta simulate`: the figures add up, runs reproduce, failures
+count."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from canasta import load_preset
-from canasta.actions import Action, Discard
 from canasta.bots import BOTS
 from canasta.cli import _register as register_commands
 from canasta.cli import app
-from canasta.engine import View
-from canasta.simulate import END_REASONS, SimStats, parse_bots, simulate
+from canasta.core.actions import Action, Discard
+from canasta.core.state import View
+from canasta.sim.simulate import END_REASONS, SimStats, parse_bots, simulate
 
 register_commands()
 runner = CliRunner()

@@ -9,10 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_LAYERS = [
-    "src/canasta/__init__.py", "src/canasta/cards.py", "src/canasta/rules.py",
-    "src/canasta/actions.py", "src/canasta/engine.py", "src/canasta/scoring.py",
-    "src/canasta/match.py", "src/canasta/records.py", "src/canasta/bots",
-    "src/canasta/jsondoc.py", "src/canasta/position.py", "src/canasta/handresult.py",
+    "src/canasta/__init__.py", "src/canasta/core", "src/canasta/formats", "src/canasta/bots",
 ]
 
 

@@ -9,7 +9,7 @@ romanian) as data; one engine; bots; terminal and browser play.
 'draw'
 """
 
-from .actions import (
+from canasta.core.actions import (
     Action,
     ActionParseError,
     Answer,
@@ -25,11 +25,11 @@ from .actions import (
     action_to_json,
     parse_action,
 )
-from .cards import CardParseError, card_text, cards_text, parse_card, parse_cards
-from .engine import IllegalActionError, MisdealError, Phase, State, View
-from .match import HandRecord, Match
-from .rules import PRESETS, Rules, RulesError, load_preset, preset_options
-from .scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.cards import CardParseError, card_text, cards_text, parse_card, parse_cards
+from canasta.core.match import HandRecord, Match
+from canasta.core.rules import PRESETS, Rules, RulesError, load_preset, preset_options
+from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.state import IllegalActionError, MisdealError, Phase, State, View
 
 __version__ = "0.1.0"
 

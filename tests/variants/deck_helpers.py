@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from canasta import State, load_preset, parse_action
-from canasta.cards import is_natural, is_red_three, make_deck
-from canasta.rules import Rules
+from canasta.core.cards import is_natural, is_red_three, make_deck
+from canasta.core.rules import Rules
 from helpers import cards, check_conservation, legal_texts, play, rule_of, snapshot
 
 Cards = str | Sequence[int]

@@ -8,8 +8,8 @@ import pytest
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
 from canasta import LayOff, Match, State, load_preset, parse_action, preset_options
-from canasta.cards import JOKER, make_deck, parse_card
-from canasta.scoring import TeamHand, score_hand
+from canasta.core.cards import JOKER, make_deck, parse_card
+from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("brazilian")
 RUN = "As Ks Qs Js 10s 9s 8s"

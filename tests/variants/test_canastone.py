@@ -9,8 +9,8 @@ import pytest
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
 from canasta import Match, MisdealError, Phase, State, load_preset, parse_action
-from canasta.cards import JOKER, make_deck, parse_card
-from canasta.scoring import TeamHand, score_hand
+from canasta.core.cards import JOKER, make_deck, parse_card
+from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("canastone")
 UNDER4 = "5s 5h 6s 6h"  # the four cards put under a 4 turned up

@@ -8,9 +8,9 @@ import pytest
 from deck_helpers import apply_all, deal, legal_texts, rule_of
 
 from canasta import Match, Phase, State, load_preset
-from canasta.cards import JOKER, make_deck, parse_card
-from canasta.rules import preset_info
-from canasta.scoring import TeamHand, score_hand
+from canasta.core.cards import JOKER, make_deck, parse_card
+from canasta.core.rules import preset_info
+from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("classic_italian")
 CANASTONE = load_preset("canastone")

@@ -9,9 +9,9 @@ import pytest
 from deck_helpers import apply_all, cards, check_conservation, deal, rule_of
 
 from canasta import Discard, Match, State, load_preset
-from canasta.cards import JOKER, NUM_CODES, make_deck, parse_card
-from canasta.rules import CANASTA_ONLY
-from canasta.scoring import TeamHand, score_hand
+from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
+from canasta.core.rules import CANASTA_ONLY
+from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("romanian")
 

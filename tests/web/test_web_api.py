@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import create, view, wait_for
 
-from canasta.records import check_record
+from canasta.formats.records import check_record
 from canasta.web.storage import StorageError
 from canasta.web.tables import hash_token
 

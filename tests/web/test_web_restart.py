@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from conftest import BACKENDS, PG_URL, ServerProcess, pg_reachable
 
-from canasta.actions import action_from_json, parse_action
-from canasta.cards import card_text, parse_card, rank_text
-from canasta.engine import State
-from canasta.records import check_record
-from canasta.rules import load_preset
+from canasta.core.actions import action_from_json, parse_action
+from canasta.core.cards import card_text, parse_card, rank_text
+from canasta.core.rules import load_preset
+from canasta.core.state import State
+from canasta.formats.records import check_record
 from canasta.web.storage import Store
 
 

@@ -1,4 +1,4 @@
-"""Bots: players that see only their seat's :class:`~canasta.engine.View`.
+"""Bots: players that see only their seat's :class:`~canasta.core.state.View`.
 
 A bot is any object with ``choose(view) -> Action``; ``view.legal_actions`` lists what it may
 play. :func:`make_bot` builds one by name (``random``, ``greedy``).
@@ -10,8 +10,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from ..actions import Action
-from ..engine import View
+from canasta.core.actions import Action
+from canasta.core.state import View
 
 
 class Bot(Protocol):
@@ -35,7 +35,7 @@ class RandomBot:
 
 
 def _greedy(seed: int | None) -> Bot:
-    from .greedy import GreedyBot
+    from canasta.bots.greedy import GreedyBot
 
     return GreedyBot(seed)
 

@@ -1,7 +1,7 @@
 """A greedy bot: melds what it can, takes good piles, keeps wild cards for canastas, goes out
 when the rules let it.
 
-It sees only its seat's :class:`~canasta.engine.View` and picks one of ``view.legal_actions``,
+It sees only its seat's :class:`~canasta.core.state.View` and picks one of ``view.legal_actions``,
 so it can never make an illegal move; the heuristics only rank the legal ones.
 """
 
@@ -9,9 +9,19 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, Answer, Discard, Draw, EndHand, LayOff, Meld, Retract, TakePile
-from ..cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
-from ..engine import Phase, View
+from canasta.core.actions import (
+    Action,
+    Answer,
+    Discard,
+    Draw,
+    EndHand,
+    LayOff,
+    Meld,
+    Retract,
+    TakePile,
+)
+from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
+from canasta.core.state import Phase, View
 
 
 def _natural_rank(cards: tuple[int, ...]) -> int:

@@ -14,7 +14,7 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from . import play, replay, rules_cmd, score, serve, simulate
+    from canasta.cli import play, replay, rules_cmd, score, serve, simulate
 
     for module in (play, simulate, rules_cmd, score, replay, serve):
         module.register(app)

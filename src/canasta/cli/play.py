@@ -24,15 +24,20 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..actions import Action, ActionParseError, Answer, Draw, TakePile, parse_action
-from ..bots import BOTS, Bot, make_bot
-from ..engine import IllegalActionError, Phase, State
-from ..jsondoc import FormatError
-from ..match import Match
-from ..position import load_position
-from ..records import RecordError, load_record, match_from_state, save_record
-from ..rules import RulesError, load_preset, parse_rule_args
-from . import render
+import canasta.cli.render as render
+from canasta.bots import BOTS, Bot, make_bot
+from canasta.core.actions import Action, ActionParseError, Answer, Draw, TakePile, parse_action
+from canasta.core.match import Match
+from canasta.core.rules import RulesError, load_preset, parse_rule_args
+from canasta.core.state import IllegalActionError, Phase, State
+from canasta.formats.jsondoc import FormatError
+from canasta.formats.records import (
+    RecordError,
+    load_position,
+    load_record,
+    match_from_state,
+    save_record,
+)
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]

@@ -1,7 +1,7 @@
 """Rich renderables for the terminal front ends: cards, a seat's table, the legal moves and the
 score sheets.
 
-Everything here draws a :class:`~canasta.engine.View` (what one seat may see) or a finished
+Everything here draws a :class:`~canasta.core.state.View` (what one seat may see) or a finished
 hand's :class:`~canasta.scoring.ScoreSheet`; nothing decides a rule. Canasta status comes from
 :func:`canasta.scoring.classify_meld`, sizes from the rules record.
 """
@@ -17,8 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..actions import Action
-from ..cards import (
+from canasta.core.actions import Action
+from canasta.core.cards import (
     CardParseError,
     card_text,
     is_red,
@@ -28,8 +28,8 @@ from ..cards import (
     rank_text,
     sort_key,
 )
-from ..engine import Phase, View
-from ..scoring import ScoreSheet, classify_meld
+from canasta.core.scoring import ScoreSheet, classify_meld
+from canasta.core.state import Phase, View
 
 __all__ = [
     "action_label", "card_label", "cards_label", "hand_label", "humanize", "legal_moves",

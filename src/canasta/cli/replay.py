@@ -20,12 +20,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ..cards import card_text, cards_of, rank_text
-from ..engine import Phase, State
-from ..jsondoc import FormatError
-from ..position import position_to_dict, read_document, state_from_document
-from ..records import Step, check_record, read_record, record_state_at, replay_steps
-from ..scoring import ScoreSheet, classify_meld
+from canasta.core.cards import card_text, cards_of, rank_text
+from canasta.core.scoring import ScoreSheet, classify_meld
+from canasta.core.state import Phase, State
+from canasta.formats.jsondoc import FormatError
+from canasta.formats.position import position_to_dict, read_document
+from canasta.formats.records import (
+    Step,
+    check_record,
+    read_record,
+    record_state_at,
+    replay_steps,
+    state_from_document,
+)
 
 Reader = Callable[[str], str]
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..rules import (
+from canasta.core.rules import (
     CANASTA_ONLY,
     PRESETS,
     SECTIONS,

@@ -22,8 +22,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import CardParseError, card_text, parse_cards
-from ..handresult import (
+from canasta.core.cards import CardParseError, card_text, parse_cards
+from canasta.core.rules import Rules, RulesError, load_preset, parse_rule_args
+from canasta.core.scoring import ScoreSheet
+from canasta.formats.handresult import (
     CUSTOM,
     HandResult,
     HandResultError,
@@ -32,9 +34,7 @@ from ..handresult import (
     penalty_catalogue,
     sheets_to_json,
 )
-from ..jsondoc import FormatError
-from ..rules import Rules, RulesError, load_preset, parse_rule_args
-from ..scoring import ScoreSheet
+from canasta.formats.jsondoc import FormatError
 
 Reader = Callable[[str], str]
 
@@ -249,7 +249,7 @@ class Scorepad:
 
     def _read(self, doc: dict[str, Any]) -> HandResult:
         assert self.rules is not None
-        from ..jsondoc import rules_header
+        from canasta.formats.jsondoc import rules_header
 
         full = {"format": "canasta-hand-result", "version": 1, **rules_header(self.rules),
                 **doc}

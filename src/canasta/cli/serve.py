@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ..web.server import DEFAULT_DB
+from canasta.web.server import DEFAULT_DB
 
 
 def register(app: typer.Typer) -> None:
@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option("info", help="uvicorn log level."),
     ) -> None:
         """Serve tables in the browser: create one, send the invitation links, play."""
-        from ..web.server import run
+        from canasta.web.server import run
 
         typer.echo(f"canasta: open http://{host}:{port}/ to create a table (database {db})")
         run(host, port, db, bot_delay, log_level)

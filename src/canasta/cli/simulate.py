@@ -12,9 +12,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import BOTS
-from ..rules import RulesError, load_preset, parse_rule_args
-from ..simulate import SimStats, simulate
+from canasta.bots import BOTS
+from canasta.core.rules import RulesError, load_preset, parse_rule_args
+from canasta.sim.simulate import SimStats, simulate
 
 
 def default_bot() -> str:

@@ -7,13 +7,13 @@ the HTTP and WebSocket API. Needs the ``web`` extra (``pip install 'canasta[web]
 
 from __future__ import annotations
 
-from .server import DEFAULT_DB, run
+from canasta.web.server import DEFAULT_DB, run
 
 __all__ = ["DEFAULT_DB", "create_app", "run"]
 
 
 def create_app(*args, **kwargs):  # type: ignore[no-untyped-def]
     """See :func:`canasta.web.app.create_app` (imported lazily: it needs the web extra)."""
-    from .app import create_app as _create_app
+    from canasta.web.app import create_app as _create_app
 
     return _create_app(*args, **kwargs)

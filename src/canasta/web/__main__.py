@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .server import DEFAULT_DB, run
+from canasta.web.server import DEFAULT_DB, run
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -45,8 +45,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .storage import Store
-from .tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
+from canasta.web.storage import Store
+from canasta.web.tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
 
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 16_384

@@ -1,9 +1,9 @@
 """A table's match, rebuilt from stored deck orders and actions, and the views sent to clients.
 
 This is the web server's thin adapter over the engine. It uses the public API only:
-:func:`canasta.records.record_to_match` replays a table's stored hands (the same code that
-reads game records), :meth:`canasta.engine.State.view` gives what one seat may see, and the
-JSON sent to a client is built from that :class:`~canasta.engine.View` alone, so a client never
+:func:`canasta.formats.records.record_to_match` replays a table's stored hands (the same code that
+reads game records), :meth:`canasta.core.state.State.view` gives what one seat may see, and the
+JSON sent to a client is built from that :class:`~canasta.core.state.View` alone, so a client never
 receives another hand, the stock order or the surprise cards.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..actions import Action, action_to_json
-from ..cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, make_deck, rank_text
-from ..engine import MisdealError, Phase, State, View
-from ..match import Match
-from ..records import match_to_record, record_to_match
-from ..rules import Rules, load_preset
-from .storage import HandData, TableData
+from canasta.core.actions import Action, action_to_json
+from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, make_deck, rank_text
+from canasta.core.match import Match
+from canasta.core.rules import Rules, load_preset
+from canasta.core.state import MisdealError, Phase, State, View
+from canasta.formats.records import match_to_record, record_to_match
+from canasta.web.storage import HandData, TableData
 
 _SYSRAND = random.SystemRandom()
 
@@ -40,7 +40,7 @@ def shuffled_deck(rules: Rules, players: int, team_size: int | None, dealer: int
 
 def record_of(data: TableData, names: list[str], hands: list[HandData] | None = None
               ) -> dict[str, Any]:
-    """The game record (canasta.records format) of the stored ``hands`` of a table."""
+    """The game record (canasta.formats.records format) of the stored ``hands`` of a table."""
     return {
         "format": "canasta-record",
         "version": 1,
@@ -75,7 +75,7 @@ class Game:
         """Replay the stored hands (the last one left where its actions stop).
 
         Raises:
-            canasta.records.RecordError: the stored actions do not replay.
+            canasta.formats.records.RecordError: the stored actions do not replay.
         """
         return cls(record_to_match(record_of(data, names), f"table {data.id}"), names)
 

@@ -14,7 +14,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
     try:
         import uvicorn
 
-        from .app import create_app
+        from canasta.web.app import create_app
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise SystemExit(f"canasta serve needs the web extra: pip install 'canasta[web]' "
                          f"({exc.name} is missing)") from None

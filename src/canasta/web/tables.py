@@ -21,12 +21,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, ActionParseError, action_from_json, parse_action
-from ..bots import BOTS, Bot, make_bot
-from ..engine import IllegalActionError, Phase
-from ..rules import PRESETS, RulesError, load_preset, preset_options
-from .game import Game, shuffled_deck
-from .storage import FinishedHand, HandData, SeatData, StorageError, Store, TableData
+from canasta.bots import BOTS, Bot, make_bot
+from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
+from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
+from canasta.core.state import IllegalActionError, Phase
+from canasta.web.game import Game, shuffled_deck
+from canasta.web.storage import FinishedHand, HandData, SeatData, StorageError, Store, TableData
 
 log = logging.getLogger("canasta.web")
 

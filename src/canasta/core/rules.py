@@ -2,7 +2,7 @@
 
 A variant is data. The engine never asks which variant it plays; it asks this record
 (``rules.pile.frozen_naturals``, ``rules.going_out.discard_required``...). Presets are JSON
-files in ``canasta/presets/``; a preset may ``extend`` another (seed 001, the classic Italian
+files in ``canasta/core/presets/``; a preset may ``extend`` another (seed 001, the classic Italian
 game, is written as its differences from Canastone) and declares named house rules
 (``options``), each a set of field values.
 
@@ -664,7 +664,7 @@ class Option:
 
 def _read_preset(name: str) -> dict[str, Any]:
     try:
-        text = resources.files("canasta.presets").joinpath(f"{name}.json").read_text("utf-8")
+        text = resources.files("canasta.core.presets").joinpath(f"{name}.json").read_text("utf-8")
     except FileNotFoundError:
         raise RulesError(
             f"unknown variant '{name}'; choose one of {', '.join(PRESETS)}"

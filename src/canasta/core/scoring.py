@@ -16,8 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from .cards import POINTS, is_black_three, is_natural, is_red_three, is_wild, rank_of, suit_of
-from .rules import Rules
+from canasta.core.cards import (
+    POINTS,
+    is_black_three,
+    is_natural,
+    is_red_three,
+    is_wild,
+    rank_of,
+    suit_of,
+)
+from canasta.core.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)

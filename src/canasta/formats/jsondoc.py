@@ -14,8 +14,8 @@ import re
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from .cards import JOKER, NUM_CODES, CardParseError, card_text, parse_card
-from .rules import SECTIONS, Rules, RulesError, load_preset
+from canasta.core.cards import JOKER, NUM_CODES, CardParseError, card_text, parse_card
+from canasta.core.rules import SECTIONS, Rules, RulesError, load_preset
 
 #: Variant names that may be looked up as preset files (no path tricks, no odd characters).
 _VARIANT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
@@ -274,7 +274,7 @@ def count_text(counts: dict[int, int]) -> str:
 
 
 
-#: The JSON Schema files shipped in ``canasta/schemas`` (docs/formats.md).
+#: The JSON Schema files shipped in ``canasta/formats/schemas`` (docs/formats.md).
 SCHEMAS = ("card", "action", "position", "hand_result", "record")
 
 
@@ -289,7 +289,7 @@ def schema(name: str) -> dict[str, Any]:
 
     if name not in SCHEMAS:
         raise ValueError(f"no schema '{name}'; the schemas are {', '.join(SCHEMAS)}")
-    text = resources.files("canasta").joinpath(f"schemas/{name}.json").read_text("utf-8")
+    text = resources.files("canasta.formats").joinpath(f"schemas/{name}.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from . import legality
-from .cards import (
+from canasta.core import legality
+from canasta.core.cards import (
     BLACK_THREES,
     RED_THREES,
     WILD_RANK,
@@ -39,10 +39,18 @@ from .cards import (
     rank_of,
     rank_text,
 )
-from .engine import SEQUENCE_KEY, State
-from .jsondoc import FormatError, Reader, check_card_counts, deck_counts, loads, rules_header, sub
-from .rules import Rules, RulesError
-from .scoring import ScoreSheet, TeamHand, classify_meld, is_sequence, score_hand
+from canasta.core.rules import Rules, RulesError
+from canasta.core.scoring import ScoreSheet, TeamHand, classify_meld, is_sequence, score_hand
+from canasta.core.state import SEQUENCE_KEY, State
+from canasta.formats.jsondoc import (
+    FormatError,
+    Reader,
+    check_card_counts,
+    deck_counts,
+    loads,
+    rules_header,
+    sub,
+)
 
 FORMAT = "canasta-hand-result"
 VERSION = 1

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import legality
-from .actions import Action, Discard, LayOff, Meld
-from .cards import BLACK_THREES, JOKER, NUM_CODES, WILD_RANK
-from .legality import DEUCES, IS_WILD, RANK, Phase
+from canasta.core import legality
+from canasta.core.actions import Action, Discard, LayOff, Meld
+from canasta.core.cards import BLACK_THREES, JOKER, NUM_CODES, WILD_RANK
+from canasta.core.legality import DEUCES, IS_WILD, RANK, Phase
 
 if TYPE_CHECKING:
-    from .engine import State
+    from canasta.core.state import State
 
 
 # -- going out -----------------------------------------------------------------------------

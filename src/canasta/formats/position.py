@@ -1,10 +1,10 @@
 """Positions: a complete game state as JSON, like FEN for chess (docs/formats.md).
 
-A position holds everything :class:`~canasta.engine.State` holds: the rules (variant, options and
-every field), seats and teams, the match scores, every hand, each team's melds and red threes,
-the discard pile in order with its frozen state, the stock in order, the surprise cards, whose
-turn it is and at which step (with the turn's provisional opening, the pile waiting for it and
-the partner's answer), the end of the hand, the history and the log.
+A position holds everything :class:`~canasta.core.state.State` holds: the rules (variant,
+options and every field), seats and teams, the match scores, every hand, each team's melds and
+red threes, the discard pile in order with its frozen state, the stock in order, the surprise
+cards, whose turn it is and at which step (with the turn's provisional opening, the pile waiting
+for it and the partner's answer), the end of the hand, the history and the log.
 
 ``save → load`` gives an equal state (:func:`same_state`) that plays on identically. A document
 that describes a position which cannot occur is refused with what is wrong and where: a card
@@ -23,9 +23,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import legality
-from .actions import Action, ActionParseError, parse_action
-from .cards import (
+from canasta.core import legality
+from canasta.core.actions import Action, ActionParseError, parse_action
+from canasta.core.cards import (
     NUM_CODES,
     POINTS,
     RED_THREES,
@@ -36,8 +36,10 @@ from .cards import (
     rank_of,
     rank_text,
 )
-from .engine import SEQUENCE_KEY, Phase, State
-from .jsondoc import (
+from canasta.core.rules import Rules, RulesError
+from canasta.core.scoring import is_sequence
+from canasta.core.state import SEQUENCE_KEY, Phase, State
+from canasta.formats.jsondoc import (
     FormatError,
     Reader,
     check_card_counts,
@@ -47,8 +49,6 @@ from .jsondoc import (
     rules_header,
     sub,
 )
-from .rules import Rules, RulesError
-from .scoring import is_sequence
 
 FORMAT = "canasta-position"
 VERSION = 1
@@ -498,26 +498,3 @@ def read_document(path: str | Path) -> tuple[Any, str]:
             why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
             raise FormatError(name, "$", f"cannot read the file: {why}") from None
     return loads(text, name), name
-
-
-def load_position(path: str | Path) -> State:
-    """The state saved in ``path``: a position file, or a game record (then the position where
-    the record stops: the current hand, or the last one when it is over).
-
-    This is what ``canasta play --from FILE`` starts from.
-
-    Raises:
-        FormatError: a :class:`PositionError` or :class:`~canasta.records.RecordError` that names
-        the file, the JSON path and what was expected.
-    """
-    data, name = read_document(path)
-    return state_from_document(data, name)
-
-
-def state_from_document(data: Any, source: str) -> State:
-    """A position document's state, or the current state of a game record."""
-    if isinstance(data, dict) and data.get("format") == "canasta-record":
-        from .records import record_to_match
-
-        return record_to_match(data, source).state
-    return state_from_dict(data, source)

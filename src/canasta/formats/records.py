@@ -28,12 +28,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .actions import ActionParseError, parse_action
-from .cards import card_text
-from .engine import IllegalActionError, MisdealError, State
-from .jsondoc import FormatError, Reader, loads, rules_header
-from .match import HandRecord, Match
-from .position import PositionError, position_to_dict, same_state, state_from_dict
+from canasta.core.actions import ActionParseError, parse_action
+from canasta.core.cards import card_text
+from canasta.core.match import HandRecord, Match
+from canasta.core.state import IllegalActionError, MisdealError, State
+from canasta.formats.jsondoc import FormatError, Reader, loads, rules_header
+from canasta.formats.position import (
+    PositionError,
+    position_to_dict,
+    read_document,
+    same_state,
+    state_from_dict,
+)
 
 FORMAT = "canasta-record"
 VERSION = 2
@@ -81,7 +87,7 @@ def hand_to_json(rec: HandRecord) -> dict[str, Any]:
 
 def match_to_record(match: Match, names: list[str] | None = None) -> dict[str, Any]:
     """The JSON record of a match (finished hands and the one in progress)."""
-    from . import __version__
+    from canasta import __version__
 
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -424,3 +430,24 @@ def record_state_at(data: Any, source: str, hand: int | None = None,
         raise RecordError(source, f"$.hands[{target_hand}].actions",
                           f"no action {action + 1} in hand {target_hand + 1}")
     return last.clone()
+
+
+def load_position(path: str | Path) -> State:
+    """The state saved in ``path``: a position file, or a game record (then the position where
+    the record stops: the current hand, or the last one when it is over).
+
+    This is what ``canasta play --from FILE`` starts from.
+
+    Raises:
+        FormatError: a :class:`PositionError` or :class:`RecordError` that names the file,
+        the JSON path and what was expected.
+    """
+    data, name = read_document(path)
+    return state_from_document(data, name)
+
+
+def state_from_document(data: Any, source: str) -> State:
+    """A position document's state, or the current state of a game record."""
+    if isinstance(data, dict) and data.get("format") == "canasta-record":
+        return record_to_match(data, source).state
+    return state_from_dict(data, source)

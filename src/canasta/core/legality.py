@@ -1,6 +1,6 @@
 """Legality: which actions the seat to act may take now, and why any other is refused.
 
-Functions of a :class:`~canasta.engine.State` (the engine's methods ``legal_actions``,
+Functions of a :class:`~canasta.core.state.State` (the engine's methods ``legal_actions``,
 ``check`` and ``apply`` call them); they read the state and never change it, except on
 copies (``clone()``) used to look one action ahead. Every refusal is an
 :class:`IllegalActionError` that names the rule broken (a ``Rules`` field, or a rule of the
@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from . import goingout
-from .actions import (
+from canasta.core import goingout
+from canasta.core.actions import (
     Action,
     Answer,
     AskPartner,
@@ -26,7 +26,7 @@ from .actions import (
     Retract,
     TakePile,
 )
-from .cards import (
+from canasta.core.cards import (
     BLACK_THREES,
     JOKER,
     NUM_CODES,
@@ -37,10 +37,10 @@ from .cards import (
     rank_of,
     rank_text,
 )
-from .scoring import is_sequence
+from canasta.core.scoring import is_sequence
 
 if TYPE_CHECKING:
-    from .engine import State
+    from canasta.core.state import State
 
 DEUCES = (4, 5, 6, 7)
 #: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, parse_action
-from .cards import make_deck
-from .engine import MisdealError, State
-from .rules import Rules
-from .scoring import ScoreSheet
+from canasta.core.actions import Action, parse_action
+from canasta.core.cards import make_deck
+from canasta.core.rules import Rules
+from canasta.core.scoring import ScoreSheet
+from canasta.core.state import MisdealError, State
 
 
 @dataclass
@@ -29,8 +29,8 @@ class HandRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     sheets: list[ScoreSheet] = field(default_factory=list)
     end_reason: str = ""
-    #: The position the hand started from (a position document, canasta.position) when it was
-    #: not dealt from ``deck`` (``canasta play --from``); ``actions`` follow that position.
+    #: The position the hand started from (a position document, canasta.formats.position)
+    #: when it was not dealt from ``deck`` (``canasta play --from``); ``actions`` follow it.
     start: dict[str, Any] | None = None
 
 

@@ -28,8 +28,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import goingout, legality
-from .actions import (
+from canasta.core import goingout, legality
+from canasta.core.actions import (
     Action,
     Answer,
     AskPartner,
@@ -41,7 +41,7 @@ from .actions import (
     Retract,
     TakePile,
 )
-from .cards import (
+from canasta.core.cards import (
     JOKER,
     NUM_CODES,
     POINTS,
@@ -49,14 +49,14 @@ from .cards import (
     cards_of,
     make_deck,
 )
-from .legality import BLACK3, IS_WILD, RANK, RED3
+from canasta.core.legality import BLACK3, IS_WILD, RANK, RED3
 
 # Defined with the legality checks, and part of the engine's API.
-from .legality import SEQUENCE_KEY as SEQUENCE_KEY
-from .legality import IllegalActionError as IllegalActionError
-from .legality import Phase as Phase
-from .rules import Rules
-from .scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.legality import SEQUENCE_KEY as SEQUENCE_KEY
+from canasta.core.legality import IllegalActionError as IllegalActionError
+from canasta.core.legality import Phase as Phase
+from canasta.core.rules import Rules
+from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
 
 
 class MisdealError(RuntimeError):

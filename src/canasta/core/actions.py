@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import (
+from canasta.core.cards import (
     CardParseError,
     card_text,
     parse_card,

@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .bots import Bot, make_bot
-from .engine import Phase
-from .match import Match
-from .rules import Rules
+from canasta.bots import Bot, make_bot
+from canasta.core.match import Match
+from canasta.core.rules import Rules
+from canasta.core.state import Phase
 
 __all__ = ["SimStats", "simulate", "parse_bots"]
 
