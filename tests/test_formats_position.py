@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from canasta import Retract, Rules, State, load_preset
+from canasta.core.data import HandData
 from canasta.core.state import Phase
 from canasta.formats.jsondoc import schema
 from canasta.formats.position import (
@@ -27,7 +28,7 @@ from canasta.formats.position import (
 from canasta.formats.records import load_position
 from formatkit import preset, preset_params, random_states, roundtrip
 
-#: Every slot of State that a position writes (or derives: team_of, hand_size, _must_check).
+#: Every slot of State that a position writes (or derives: team_of, hand_size, lookahead).
 #: A new slot in the engine must be added to the position format and to this list.
 COVERED_SLOTS = {
     "rules", "players", "teams", "team_of", "hands", "hand_size", "stock", "pile",
@@ -35,19 +36,19 @@ COVERED_SLOTS = {
     "dealer", "current", "actor", "phase", "turn", "deck", "took_pile", "melded_this_turn",
     "opening_points", "provisional", "snapshot", "pending_pile", "asked", "answer",
     "opened_at_turn_start", "player_melded", "stopped_turn", "no_discard", "asks",
-    "end_reason", "went_out", "concealed", "history", "log", "_must_check", "joker_turn",
+    "end_reason", "went_out", "concealed", "history", "log", "lookahead", "joker_turn",
 }
 
 
 def test_every_state_slot_is_in_the_position_format() -> None:
-    assert set(State.__slots__) == COVERED_SLOTS, (
+    assert set(HandData.__slots__) == COVERED_SLOTS, (
         "State gained or lost a slot: add it to canasta.formats.position (writer, reader, checks), "
         "docs/formats.md, the position schema and COVERED_SLOTS")
 
 
 def _slots_equal(a: State, b: State) -> None:
     """Attribute by attribute (beyond the position dict): the loaded state is the same."""
-    for name in State.__slots__:
+    for name in HandData.__slots__:
         if name in ("snapshot", "log", "history"):
             continue
         assert getattr(a, name) == getattr(b, name), name

@@ -247,9 +247,9 @@ def test_mattoni_block_lasts_one_round() -> None:
     s = start({}, "", scores=[3000, 3000])
     s.turn = 10
     s.joker_turn[0] = 7  # seat 0 put a joker down three turns ago
-    assert s._mattoni_blocked(1) and not s._mattoni_blocked(0)
+    assert s.mattoni_blocked(1) and not s.mattoni_blocked(0)
     s.joker_turn[0] = 6  # a full round ago: seat 0 is to play again
-    assert not s._mattoni_blocked(1)
+    assert not s.mattoni_blocked(1)
 
 
 def test_frozen_pile_needs_three_naturals() -> None:

@@ -3,7 +3,7 @@ score sheets.
 
 Everything here draws a :class:`~canasta.core.state.View` (what one seat may see) or a finished
 hand's :class:`~canasta.scoring.ScoreSheet`; nothing decides a rule. Canasta status comes from
-:func:`canasta.scoring.classify_meld`, sizes from the rules record.
+:func:`canasta.core.melds.classify_meld`, sizes from the rules record.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from canasta.core.cards import (
     rank_text,
     sort_key,
 )
-from canasta.core.scoring import ScoreSheet, classify_meld
+from canasta.core.melds import classify_meld
+from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, View
 
 __all__ = [

@@ -21,7 +21,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from canasta.core.cards import card_text, cards_of, rank_text
-from canasta.core.scoring import ScoreSheet, classify_meld
+from canasta.core.melds import classify_meld
+from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, State
 from canasta.formats.jsondoc import FormatError
 from canasta.formats.position import position_to_dict, read_document

@@ -1,5 +1,7 @@
 """Going out: find a way for the player to act to go out this turn.
 
+Over the state's public API: a plan is tried on a copy with its ``can`` and ``apply``.
+
 Used to allow ``ask-partner`` only when the player can go out, to hold the player to a
 partner's binding "yes" (seed 002: "è obbligatorio obbedire alla risposta del compagno"), and
 by front ends that offer a "go out" button.
@@ -7,21 +9,15 @@ by front ends that offer a "go out" button.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from canasta.core import legality
 from canasta.core.actions import Action, Discard, LayOff, Meld
 from canasta.core.cards import BLACK_THREES, JOKER, NUM_CODES, WILD_RANK
-from canasta.core.legality import DEUCES, IS_WILD, RANK, Phase
-
-if TYPE_CHECKING:
-    from canasta.core.state import State
-
+from canasta.core.data import HandData, Phase
+from canasta.core.melds import DEUCES, IS_WILD, RANK
 
 # -- going out -----------------------------------------------------------------------------
 
 
-def going_out_plan(s: State) -> list[Action] | None:
+def going_out_plan(s: HandData) -> list[Action] | None:
     """A sequence of melds, lay-offs and a final discard with which the player to act goes
     out this turn, checked by playing it on a copy; None when none is found.
 
@@ -55,9 +51,9 @@ def going_out_plan(s: State) -> list[Action] | None:
     return None
 
 
-def plan_with(s: State, seat: int, last: int | None) -> list[Action] | None:
+def plan_with(s: HandData, seat: int, last: int | None) -> list[Action] | None:
     probe = s.clone()
-    probe._must_check = False
+    probe.lookahead = False
     probe.answer = None if s.answer is True else s.answer
     team = s.team_of[seat]
     hand = probe.hands[seat][:]
@@ -96,7 +92,7 @@ def plan_with(s: State, seat: int, last: int | None) -> list[Action] | None:
             trial = probe.clone()
             ok = True
             for a in plan:
-                if legality.check(trial, a) is not None:
+                if not trial.can(a):
                     ok = False
                     break
                 trial.apply(a)
@@ -113,7 +109,7 @@ def plan_with(s: State, seat: int, last: int | None) -> list[Action] | None:
         plan.append(Discard(last))
     trial = probe
     for a in plan:
-        if legality.check(trial, a) is not None:
+        if not trial.can(a):
             return None
         trial.apply(a)
     if trial.is_over and trial.went_out == seat:

@@ -10,10 +10,8 @@ game) and, where a seed sentence carries the rule, quotes it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from enum import Enum
-from typing import TYPE_CHECKING
 
-from canasta.core import goingout
+from canasta.core import goingout, transitions
 from canasta.core.actions import (
     Action,
     Answer,
@@ -33,30 +31,19 @@ from canasta.core.cards import (
     POINTS,
     WILD_RANK,
     card_text,
-    is_wild,
-    rank_of,
     rank_text,
 )
-from canasta.core.scoring import is_sequence
-
-if TYPE_CHECKING:
-    from canasta.core.state import State
-
-DEUCES = (4, 5, 6, 7)
-#: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are
-#: 0 (wild meld) and 1..13.
-SEQUENCE_KEY = 100
-RED3 = frozenset((9, 10))
-BLACK3 = frozenset((8, 11))
-IS_WILD = tuple(is_wild(c) for c in range(NUM_CODES))
-RANK = tuple(rank_of(c) for c in range(NUM_CODES))
-
-
-class Phase(Enum):
-    DRAW = "draw"
-    PLAY = "play"
-    ANSWER = "answer"
-    OVER = "over"
+from canasta.core.data import HandData, Phase
+from canasta.core.melds import (
+    BLACK3,
+    DEUCES,
+    IS_WILD,
+    RANK,
+    RED3,
+    SEQUENCE_KEY,
+    is_sequence,
+)
+from canasta.core.melds import meld_key as _meld_key
 
 
 class IllegalActionError(ValueError):
@@ -72,7 +59,7 @@ class IllegalActionError(ValueError):
 # -- legal actions -------------------------------------------------------------------------
 
 
-def legal_actions(s: State) -> list[Action]:
+def legal_actions(s: HandData) -> list[Action]:
     """Every legal action of the seat to act (``s.actor``); empty once the hand is over.
 
     Cards of one rank are interchangeable for the rules, so an action names one canonical
@@ -81,7 +68,7 @@ def legal_actions(s: State) -> list[Action]:
     return list(iter_legal(s))
 
 
-def iter_legal(s: State) -> Iterator[Action]:
+def iter_legal(s: HandData) -> Iterator[Action]:
     if s.phase is Phase.OVER:
         return
     if s.phase is Phase.ANSWER:
@@ -125,7 +112,7 @@ def wild_choices(hand: list[int], cap: int) -> list[list[int]]:
     return out
 
 
-def take_candidates(s: State) -> Iterator[TakePile]:
+def take_candidates(s: HandData) -> Iterator[TakePile]:
     if not s.pile:
         return
     top = s.pile[-1]
@@ -141,7 +128,7 @@ def take_candidates(s: State) -> Iterator[TakePile]:
             yield TakePile(tuple(nat + wilds))
 
 
-def play_candidates(s: State) -> Iterator[Action]:
+def play_candidates(s: HandData) -> Iterator[Action]:
     seat = s.actor
     hand = s.hands[seat]
     team = s.team_of[seat]
@@ -201,7 +188,7 @@ def play_candidates(s: State) -> Iterator[Action]:
             yield Discard(code)
 
 
-def sequence_candidates(s: State, hand: list[int]) -> Iterator[Meld]:
+def sequence_candidates(s: HandData, hand: list[int]) -> Iterator[Meld]:
     """Sequence canastas in hand (``melds.real_canasta``): runs of one suit, ace high."""
     size = s.rules.melds.canasta_size
     for suit in range(4):
@@ -212,22 +199,16 @@ def sequence_candidates(s: State, hand: list[int]) -> Iterator[Meld]:
                 yield Meld(tuple(codes))
 
 
-def meld_key(s: State, team: int, cards: Sequence[int]) -> int:
-    """Where a new meld of ``cards`` goes in the side's melds: its rank, ``WILD_RANK``, or
-    a fresh key from ``SEQUENCE_KEY`` for a sequence canasta."""
-    ranks = {RANK[c] for c in cards if not IS_WILD[c]}
-    if len(ranks) > 1:
-        key = SEQUENCE_KEY
-        while key in s.melds[team]:
-            key += 1
-        return key
-    return ranks.pop() if ranks else WILD_RANK
+def meld_key(s: HandData, team: int, cards: Sequence[int]) -> int:
+    """Where a new meld of ``cards`` goes in the side's melds (see
+    :func:`canasta.core.melds.meld_key`)."""
+    return _meld_key(s.melds[team], cards)
 
 
 # -- checking ------------------------------------------------------------------------------
 
 
-def check(s: State, action: Action) -> str | None:
+def check(s: HandData, action: Action) -> str | None:
     """Why ``action`` is illegal now (the message names the rule), or None when legal."""
     try:
         verify(s, action)
@@ -236,7 +217,7 @@ def check(s: State, action: Action) -> str | None:
     return None
 
 
-def is_legal(s: State, action: Action) -> bool:
+def is_legal(s: HandData, action: Action) -> bool:
     return check(s, action) is None
 
 
@@ -244,7 +225,7 @@ def fail(rule: str, message: str) -> None:
     raise IllegalActionError(rule, message)
 
 
-def verify(s: State, action: Action) -> None:
+def verify(s: HandData, action: Action) -> None:
     """Raise IllegalActionError when ``action`` is not legal now."""
     if s.phase is Phase.OVER:
         fail("hand over", "the hand is over")
@@ -294,12 +275,12 @@ def verify(s: State, action: Action) -> None:
         if not s.provisional:
             fail("opening.retract_penalty",
                        "there is no unfinished opening to take back")
-        if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
+        if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
             fail("going_out.ask_partner",
                        "your partner said yes: the answer is binding and you must go out")
 
 
-def has(s: State, seat: int, cards: Sequence[int]) -> bool:
+def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
     need = [0] * NUM_CODES
     hand = s.hands[seat]
     for c in cards:
@@ -311,7 +292,7 @@ def has(s: State, seat: int, cards: Sequence[int]) -> bool:
     return True
 
 
-def meld_error(s: State, rank: int, cards: Sequence[int], added: Sequence[int],
+def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int],
                 team: int) -> IllegalActionError | None:
     """Is ``cards`` (a meld's final content) a valid meld of ``rank``; ``added`` are the new
     cards (for the completed-canasta rule)."""
@@ -376,7 +357,7 @@ def meld_error(s: State, rank: int, cards: Sequence[int], added: Sequence[int],
     return None
 
 
-def check_take(s: State, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
+def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
     r = s.rules
     if not s.pile:
         return IllegalActionError("pile", "the discard pile is empty")
@@ -407,7 +388,7 @@ def check_take(s: State, seat: int, cards: Sequence[int]) -> IllegalActionError 
     wild = len(cards) - nat
     existing = s.melds[team].get(rank)
     final = (existing or []) + [top] + list(cards)
-    frozen = s._frozen_for(team)
+    frozen = s.frozen_for(team)
     unfrozen_ok = (
         nat >= r.pile.unfrozen_naturals
         or (r.pile.unfrozen_wild_may_substitute and nat >= 1 and wild >= 1
@@ -493,17 +474,20 @@ def check_take(s: State, seat: int, cards: Sequence[int]) -> IllegalActionError 
     if after == 0 and not r.pile.take_single_card_pile_to_go_out:
         return IllegalActionError("pile.take_single_card_pile_to_go_out",
                                   "you may not take the pile to be left with no card")
-    if after <= 1 and s._must_check:
+    if after <= 1 and s.lookahead:
         probe = s.clone()
-        probe._must_check = False
-        probe._do_take(seat, tuple(cards))
-        if not probe.is_over and not has_any_action(probe):
+        probe.lookahead = False
+        transitions.take_pile(probe, seat, tuple(cards), top_only)
+        # As State.apply: a take that empties the hand goes out where going out is allowed.
+        goes_out = (probe.hand_size[seat] == 0 and not probe.is_over
+                    and going_out_error(probe, seat, None) is None)
+        if not probe.is_over and not goes_out and not has_any_action(probe):
             return IllegalActionError("going out",
                                       "after this take you could neither discard nor go out")
     return None
 
 
-def opening_reach(s: State, seat: int, top: int, cards: Sequence[int]) -> int:
+def opening_reach(s: HandData, seat: int, top: int, cards: Sequence[int]) -> int:
     """The most points an unopened side could count toward its opening this turn after
     taking the pile with ``cards``: the top card and ``cards``, the naturals of that rank
     still in hand, every other rank that can make a meld (short ranks completed with wild
@@ -558,21 +542,21 @@ def opening_reach(s: State, seat: int, top: int, cards: Sequence[int]) -> int:
     return total + sum(wild_pts[:room])
 
 
-def top_card_only(s: State, team: int, cards: Sequence[int]) -> bool:
+def top_card_only(s: HandData, team: int, cards: Sequence[int]) -> bool:
     """Does taking the pile with ``cards`` give ``team`` only its top card (an opening with
     the discard, ``pile.opening_take_top_card_only``)? A frozen-pile capture that
     completes a canasta takes the whole pile."""
     r = s.rules
     if s.opened[team] or not r.pile.opening_take_top_card_only:
         return False
-    if r.pile.frozen_requires_canasta and cards and s._frozen_for(team):
+    if r.pile.frozen_requires_canasta and cards and s.frozen_for(team):
         meld = s.melds[team].get(RANK[s.pile[-1]])
         if (len(meld) if meld else 0) + 1 + len(cards) >= r.melds.canasta_size:
             return False
     return True
 
 
-def check_end_hand(s: State) -> IllegalActionError | None:
+def check_end_hand(s: HandData) -> IllegalActionError | None:
     if s.stock:
         return IllegalActionError("end of stock", "the hand ends only when the stock is gone")
     if s.rules.end.must_take_matching_discard and (
@@ -584,7 +568,7 @@ def check_end_hand(s: State) -> IllegalActionError | None:
     return None
 
 
-def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) -> None:
+def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None) -> None:
     r = s.rules
     team = s.team_of[seat]
     if not cards:
@@ -648,17 +632,17 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
                        "discesa a 50 punti si richiedono solo combinazioni con carte "
                        "naturali\")")
         if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
-                and s.took_pile and s._mattoni_blocked(team)):
+                and s.took_pile and s.mattoni_blocked(team)):
             fail("opening.joker_meld_blocks_mattoni",
                        "an opponent put a joker down within the last round: you may not "
                        "open with jokers (\"mattoni\") in the turn you take the pile (seed "
                        "000: \"impedisce per un giro ai giocatori avversari di fare "
                        "l'apertura di mattoni e contemporaneamente impossessarsi del "
                        "pozzo\")")
-    if s.answer is True and s._must_check:
+    if s.answer is True and s.lookahead:
         probe = s.clone()
-        probe._must_check = False
-        probe._do_meld(seat, tuple(cards), rank)
+        probe.lookahead = False
+        transitions.meld(probe, seat, tuple(cards), rank)
         if not probe.is_over and goingout.going_out_plan(probe) is None:
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you")
@@ -666,8 +650,8 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
     if after == 0 and s.pending_pile:
         # A meld that completes the opening brings the taken pile to hand: not going out.
         probe = s.clone()
-        probe._must_check = False
-        probe._do_meld(seat, tuple(cards), rank)
+        probe.lookahead = False
+        transitions.meld(probe, seat, tuple(cards), rank)
         after = probe.hand_size[seat]
     if rank == 3 and after > 1 and not out_of_play:
         fail("melds.black_three_meld_going_out",
@@ -682,32 +666,32 @@ def check_meld(s: State, seat: int, cards: Sequence[int], target: int | None) ->
         if err3:
             raise IllegalActionError(err3.rule, "you may not meld your last card: "
                                      + err3.reason)
-    elif after == 1 and s._must_check:
+    elif after == 1 and s.lookahead:
         probe = s.clone()
-        probe._must_check = False
-        probe._do_meld(seat, tuple(cards), rank)
+        probe.lookahead = False
+        transitions.meld(probe, seat, tuple(cards), rank)
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not meld down to one card when you cannot then go out")
 
 
-def check_declare(s: State, seat: int, cards: Sequence[int]) -> None:
+def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
     """Declaring kept red threes (``red_threes.may_keep_as_stop``): each is laid out and
     replaced from the stock."""
     after = s.hand_size[seat] - len(cards) + min(len(cards), len(s.stock))
     if after == 0:
         fail("red_threes.may_keep_as_stop",
                    "you may not declare your last card: discard it")
-    if after == 1 and s._must_check:
+    if after == 1 and s.lookahead:
         probe = s.clone()
-        probe._must_check = False
-        probe._do_declare(seat, tuple(cards))
+        probe.lookahead = False
+        transitions.declare(probe, seat, tuple(cards))
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not declare down to one card when you cannot then go out")
 
 
-def check_discard(s: State, seat: int, card: int) -> None:
+def check_discard(s: HandData, seat: int, card: int) -> None:
     r = s.rules
     team = s.team_of[seat]
     hand = s.hands[seat]
@@ -732,13 +716,13 @@ def check_discard(s: State, seat: int, card: int) -> None:
             fail("melds.unfinished_wild_meld_restricts",
                        "while your wild-card canasta is unfinished you may not discard wild "
                        "cards (seed 000)")
-    if s.answer is True and s._must_check and goingout.going_out_plan(s) is not None:
+    if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         fail("going_out.ask_partner",
                    "your partner said yes: the answer is binding and you must go out "
                    "(seed 002: \"è obbligatorio obbedire alla risposta\")")
 
 
-def check_ask(s: State, seat: int) -> None:
+def check_ask(s: HandData, seat: int) -> None:
     g = s.rules.going_out
     if not g.ask_partner:
         fail("going_out.ask_partner", "asking the partner is not allowed")
@@ -755,11 +739,11 @@ def check_ask(s: State, seat: int) -> None:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
                    "with one card left you could not obey a \"no\"")
-    if s._must_check and goingout.going_out_plan(s) is None:
+    if s.lookahead and goingout.going_out_plan(s) is None:
         fail("going_out.ask_partner", "you may ask only when you are able to go out")
 
 
-def going_out_error(s: State, seat: int, discard: int | None,
+def going_out_error(s: HandData, seat: int, discard: int | None,
                      final_meld: tuple[int, tuple[int, ...]] | None = None
                      ) -> IllegalActionError | None:
     """Why ``seat`` may not go out now (with ``discard`` as the last card, or by melding
@@ -836,7 +820,7 @@ def going_out_error(s: State, seat: int, discard: int | None,
         points = s.opening_points
         if final_meld is not None:
             points += sum(POINTS[c] for c in final_meld[1])
-        concealed = is_concealed(s, seat)
+        concealed = s.is_concealed(seat)
         if points < s.opening_minimum(team) and not (
             concealed and g.concealed_waives_minimum
         ) and not (r.opening.canasta_always_opens and canastas):
@@ -846,13 +830,7 @@ def going_out_error(s: State, seat: int, discard: int | None,
     return None
 
 
-def is_concealed(s: State, seat: int) -> bool:
-    if s.rules.going_out.concealed_means == "side_opens_this_turn":
-        return not s.opened_at_turn_start
-    return not s.player_melded[seat]
-
-
-def has_any_action(s: State) -> bool:
+def has_any_action(s: HandData) -> bool:
     for _ in iter_legal(s):
         return True
     return False

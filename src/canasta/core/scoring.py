@@ -19,12 +19,11 @@ from dataclasses import dataclass, field, replace
 from canasta.core.cards import (
     POINTS,
     is_black_three,
-    is_natural,
     is_red_three,
     is_wild,
     rank_of,
-    suit_of,
 )
+from canasta.core.melds import classify_meld
 from canasta.core.rules import Rules
 
 
@@ -78,51 +77,6 @@ class ScoreSheet:
             "score_before": self.score_before,
             "score_after": self.score_after,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class CanastaKind:
-    label: str
-    natural: bool
-    wild: bool
-
-
-def is_sequence(cards: Sequence[int], size: int) -> bool:
-    """Are ``cards`` a natural run of ``size`` cards of one suit, ace high and 4 lowest (seed
-    003, Canastra Real: "una sequenza naturale di sette carte tutte dello stesso seme
-    (A-K-Q-J-10-9-8, per esempio)")?"""
-    if len(cards) != size or not all(is_natural(c) for c in cards):
-        return False
-    if len({suit_of(c) for c in cards}) != 1:
-        return False
-    values = sorted(14 if rank_of(c) == 1 else rank_of(c) for c in cards)
-    return values == list(range(values[0], values[0] + size))
-
-
-def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
-    """The canasta kind of a meld, or None when it is not a canasta (fewer than
-    ``rules.melds.canasta_size`` cards).
-
-    Seed 002: "naturali o pulite o pure: formate da sette carte naturali ... miste o sporche o
-    impure: ... con l'ausilio di almeno una matta".
-    """
-    if len(cards) < rules.melds.canasta_size:
-        return None
-    if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
-        return CanastaKind("sequence canasta (canastra real)", True, False)
-    wilds = sum(1 for c in cards if is_wild(c))
-    if wilds == len(cards):
-        jokers = sum(1 for c in cards if rank_of(c) == 0)
-        if jokers == 0:
-            return CanastaKind("wild canasta of deuces", True, True)
-        if jokers >= 6 and len(cards) - jokers >= 1:
-            return CanastaKind("wild canasta of six jokers and a deuce", True, True)
-        return CanastaKind("wild canasta", False, True)
-    rank = next(rank_of(c) for c in cards if not is_wild(c))
-    what = "aces" if rank == 1 else ("black threes" if rank == 3 else "")
-    if wilds == 0:
-        return CanastaKind(f"natural canasta{' of ' + what if what else ''}", True, False)
-    return CanastaKind(f"mixed canasta{' of ' + what if what else ''}", False, False)
 
 
 def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:

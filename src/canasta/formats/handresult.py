@@ -39,9 +39,10 @@ from canasta.core.cards import (
     rank_of,
     rank_text,
 )
+from canasta.core.melds import SEQUENCE_KEY, classify_meld, is_sequence
 from canasta.core.rules import Rules, RulesError
-from canasta.core.scoring import ScoreSheet, TeamHand, classify_meld, is_sequence, score_hand
-from canasta.core.state import SEQUENCE_KEY, State
+from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.state import State
 from canasta.formats.jsondoc import (
     FormatError,
     Reader,

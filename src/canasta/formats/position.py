@@ -36,9 +36,10 @@ from canasta.core.cards import (
     rank_of,
     rank_text,
 )
+from canasta.core.data import HandData
+from canasta.core.melds import SEQUENCE_KEY, is_sequence
 from canasta.core.rules import Rules, RulesError
-from canasta.core.scoring import is_sequence
-from canasta.core.state import SEQUENCE_KEY, Phase, State
+from canasta.core.state import Phase, State
 from canasta.formats.jsondoc import (
     FormatError,
     Reader,
@@ -87,7 +88,7 @@ def position_to_dict(state: State) -> dict[str, Any]:
     return out
 
 
-def _body(state: State) -> dict[str, Any]:
+def _body(state: HandData) -> dict[str, Any]:
     snap = state.snapshot if state.provisional else None
     return {
         "players": state.players,
@@ -341,7 +342,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     s.concealed = r.bool_(result.get("concealed", False), sub(rp, "concealed"))
     s.history = []
     s.log = []
-    s._must_check = True
+    s.lookahead = True
     s.snapshot = None
 
     _check_cards(r, places, full, path)

@@ -1,0 +1,330 @@
+"""The data of one hand: every field of the state, its copy, and read-only queries.
+
+:class:`HandData` holds what a hand is made of (hands as counts per card code, stock, discard
+pile, melds, red threes, the turn's bookkeeping). It never changes itself: the changes are in
+:mod:`canasta.core.transitions`, the checks in :mod:`canasta.core.legality`, and the public
+:class:`~canasta.core.state.State` puts them together (``verify`` / ``can`` / ``apply``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from canasta.core.cards import NUM_CODES, cards_of
+from canasta.core.melds import BLACK3, RANK, RED3
+from canasta.core.rules import Rules
+from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
+
+if TYPE_CHECKING:
+    from typing import Self
+
+    from canasta.core.actions import Action
+
+
+class Phase(Enum):
+    """Where the turn is: the seat to act draws, plays, answers its partner, or the hand is
+    over."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    ANSWER = "answer"
+    OVER = "over"
+
+
+class MisdealError(RuntimeError):
+    """The deal must be redone (seed 000: three wild cards turned before a natural)."""
+
+
+class HandData:
+    """The fields of one hand of Canasta and the queries over them.
+
+    Seats are numbered in playing order; ``teams[t]`` lists the seats of team ``t``. Hands are
+    counts per card code (``hands[seat][code]``); ``stock`` and ``pile`` are lists of card codes
+    with the next card (the pile's top) at the end; ``melds[team]`` maps a meld key
+    (:mod:`canasta.core.melds`) to its cards.
+    """
+
+    __slots__ = (
+        "rules", "players", "teams", "team_of", "hands", "hand_size", "stock", "pile",
+        "pile_frozen", "surprise", "melds", "red_threes", "opened", "scores", "min_extra",
+        "dealer", "current", "actor", "phase", "turn", "deck",
+        "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
+        "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
+        "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
+        "history", "log", "lookahead", "joker_turn",
+    )
+
+    rules: Rules
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+    team_of: tuple[int, ...]
+    hands: list[list[int]]
+    hand_size: list[int]
+    stock: list[int]
+    pile: list[int]
+    pile_frozen: bool
+    surprise: list[int]
+    melds: list[dict[int, list[int]]]
+    red_threes: list[list[int]]
+    opened: list[bool]
+    scores: list[int]
+    min_extra: list[int]
+    dealer: int
+    current: int
+    actor: int
+    phase: Phase
+    turn: int
+    deck: tuple[int, ...]
+    took_pile: bool
+    melded_this_turn: bool
+    opening_points: int
+    provisional: bool
+    snapshot: HandData | None
+    pending_pile: list[int]
+    asked: bool
+    answer: bool | None
+    opened_at_turn_start: bool
+    player_melded: list[bool]
+    stopped_turn: bool
+    no_discard: bool
+    asks: list[int]
+    end_reason: str
+    went_out: int | None
+    concealed: bool
+    history: list[tuple[int, Action]]
+    log: list[str]
+    #: False on the copies legality plays ahead on: checks that would look ahead again (can
+    #: the player still go out?) are skipped there, so a look-ahead never recurses.
+    lookahead: bool
+    #: Per team, the turn in which it last put a joker on the table (-1: never); see
+    #: ``OpeningRules.joker_meld_blocks_mattoni``.
+    joker_turn: list[int]
+
+    # -- construction and copying --------------------------------------------------------------
+    def init_fields(self, rules: Rules, players: int, teams: tuple[tuple[int, ...], ...],
+                    deck: tuple[int, ...], dealer: int, scores: list[int]) -> None:
+        """Set every field for a hand not yet dealt: empty hands, stock, pile and melds.
+
+        Raises:
+            ValueError: ``scores`` does not have one entry per team.
+        """
+        self.rules = rules
+        self.players = players
+        self.teams = teams
+        team_of = [0] * players
+        for t, seats in enumerate(teams):
+            for seat in seats:
+                team_of[seat] = t
+        self.team_of = tuple(team_of)
+        n_teams = len(teams)
+        if len(scores) != n_teams:
+            raise ValueError(f"scores: expected {n_teams} team scores, got {len(scores)}")
+        self.deck = deck
+        self.hands = [[0] * NUM_CODES for _ in range(players)]
+        self.hand_size = [0] * players
+        self.stock = []
+        self.pile = []
+        self.pile_frozen = False
+        self.surprise = []
+        self.melds = [{} for _ in range(n_teams)]
+        self.red_threes = [[] for _ in range(n_teams)]
+        self.opened = [False] * n_teams
+        self.scores = scores
+        self.min_extra = [0] * n_teams
+        self.dealer = dealer % players
+        self.current = self.actor = 0
+        self.turn = -1
+        self.asks = [0] * players
+        self.player_melded = [False] * players
+        self.end_reason = ""
+        self.went_out = None
+        self.concealed = False
+        self.history = []
+        self.log = []
+        self.lookahead = True
+        self.joker_turn = [-1] * n_teams
+        self.reset_turn()
+
+    def reset_turn(self) -> None:
+        """Clear the bookkeeping of one turn (phase back to DRAW)."""
+        self.phase = Phase.DRAW
+        self.took_pile = False
+        self.melded_this_turn = False
+        self.opening_points = 0
+        self.provisional = False
+        self.snapshot = None
+        self.pending_pile = []
+        self.asked = False
+        self.answer = None
+        self.opened_at_turn_start = False
+        self.stopped_turn = False
+        self.no_discard = False
+
+    def clone(self) -> Self:
+        """An independent copy of the same class (the history list is copied)."""
+        s = object.__new__(type(self))
+        s.rules = self.rules
+        s.players = self.players
+        s.teams = self.teams
+        s.team_of = self.team_of
+        s.hands = [h[:] for h in self.hands]
+        s.hand_size = self.hand_size[:]
+        s.stock = self.stock[:]
+        s.pile = self.pile[:]
+        s.pile_frozen = self.pile_frozen
+        s.surprise = self.surprise[:]
+        s.melds = [{k: v[:] for k, v in m.items()} for m in self.melds]
+        s.red_threes = [r[:] for r in self.red_threes]
+        s.opened = self.opened[:]
+        s.scores = self.scores[:]
+        s.min_extra = self.min_extra[:]
+        s.dealer = self.dealer
+        s.current = self.current
+        s.actor = self.actor
+        s.phase = self.phase
+        s.turn = self.turn
+        s.deck = self.deck
+        s.took_pile = self.took_pile
+        s.melded_this_turn = self.melded_this_turn
+        s.opening_points = self.opening_points
+        s.provisional = self.provisional
+        s.snapshot = self.snapshot
+        s.pending_pile = self.pending_pile[:]
+        s.asked = self.asked
+        s.answer = self.answer
+        s.opened_at_turn_start = self.opened_at_turn_start
+        s.player_melded = self.player_melded[:]
+        s.stopped_turn = self.stopped_turn
+        s.no_discard = self.no_discard
+        s.asks = self.asks[:]
+        s.end_reason = self.end_reason
+        s.went_out = self.went_out
+        s.concealed = self.concealed
+        s.history = self.history[:]
+        s.log = self.log[:]
+        s.lookahead = self.lookahead
+        s.joker_turn = self.joker_turn[:]
+        return s
+
+    def restore(self, other: HandData) -> None:
+        """Make every field of this hand the same object as ``other``'s (used to take an
+        opening back from its snapshot; pass a copy)."""
+        for name in HandData.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    # -- the operations, defined by the public State -------------------------------------------
+    def can(self, action: Action) -> bool:
+        """Is ``action`` legal now? (Defined by :class:`canasta.core.state.State`.)"""
+        raise NotImplementedError
+
+    def apply(self, action: Action) -> object:
+        """Apply a legal action. (Defined by :class:`canasta.core.state.State`.)"""
+        raise NotImplementedError
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def first_round(self) -> bool:
+        return self.turn < self.players
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """The cards in ``seat``'s hand, in display order."""
+        return cards_of(self.hands[seat])
+
+    def opening_minimum(self, team: int) -> int:
+        """The side's opening minimum now (score band plus retract penalties)."""
+        return self.rules.opening_minimum(self.scores[team]) + self.min_extra[team]
+
+    def canastas(self, team: int) -> int:
+        """How many of ``team``'s melds are canastas (``melds.canasta_size`` cards or more)."""
+        size = self.rules.melds.canasta_size
+        return sum(1 for m in self.melds[team].values() if len(m) >= size)
+
+    def top_stops(self, team: int) -> bool:
+        """Does the pile's top card stop ``team`` from taking the pile this turn (a black
+        three, a kept red three, or a discard of the rank of one of its canastas)?"""
+        if not self.pile:
+            return False
+        top = self.pile[-1]
+        if top in BLACK3 and self.rules.pile.black_three_stops:
+            return True
+        if top in RED3 and self.rules.red_threes.may_keep_as_stop:
+            return True
+        if self.rules.pile.canasta_rank_discard_stops:
+            meld = self.melds[team].get(RANK[top])
+            if meld is not None and len(meld) >= self.rules.melds.canasta_size:
+                return True
+        return False
+
+    def frozen_for(self, team: int) -> bool:
+        """Is the pile frozen for ``team`` (frozen, always frozen, or not yet opened)?"""
+        p = self.rules.pile
+        return self.pile_frozen or p.always_frozen or (
+            p.frozen_for_unopened_side and not self.opened[team])
+
+    def mattoni_blocked(self, team: int) -> bool:
+        """Has an opponent of ``team`` put a joker on the table within the last round?"""
+        return any(
+            t != team and turn >= 0 and self.turn - turn < self.players
+            for t, turn in enumerate(self.joker_turn)
+        )
+
+    def is_concealed(self, seat: int) -> bool:
+        """Would ``seat`` going out now go out concealed (``going_out.concealed_means``)?"""
+        if self.rules.going_out.concealed_means == "side_opens_this_turn":
+            return not self.opened_at_turn_start
+        return not self.player_melded[seat]
+
+    # -- the end of the hand -------------------------------------------------------------------
+    def team_hands(self) -> list[TeamHand]:
+        """The table of each team as the scorer sees it (valid once the hand is over)."""
+        out = []
+        for t, seats in enumerate(self.teams):
+            out.append(TeamHand(
+                melds=tuple(tuple(m) for m in self.melds[t].values() if m),
+                red_threes=len(self.red_threes[t]),
+                hands=tuple(
+                    tuple(cards_of(self.hands[s])) for s in seats if s != self.went_out
+                ),
+                went_out=self.went_out is not None and self.team_of[self.went_out] == t,
+                concealed=self.concealed and self.went_out is not None
+                and self.team_of[self.went_out] == t,
+                score_before=self.scores[t],
+            ))
+        return out
+
+    def score(self) -> list[ScoreSheet]:
+        """Itemized score sheets of every team.
+
+        Raises:
+            ValueError: the hand is not over.
+        """
+        if not self.is_over:
+            raise ValueError("the hand is not over yet")
+        return score_hand(self.team_hands(), self.rules)
+
+    def card_locations(self) -> dict[str, list[int]]:
+        """Counts per card code in each place (hands, stock, pile, melds, red threes, surprise,
+        pending): the conservation invariant adds these up."""
+        places: dict[str, list[int]] = {}
+        for s in range(self.players):
+            places[f"hand {s}"] = self.hands[s][:]
+        extra = {"stock": self.stock, "pile": self.pile, "surprise": self.surprise,
+                 "pending": self.pending_pile}
+        for t in range(len(self.teams)):
+            extra[f"melds {t}"] = [c for m in self.melds[t].values() for c in m]
+            extra[f"red threes {t}"] = self.red_threes[t]
+        for name, cards in extra.items():
+            counts = [0] * NUM_CODES
+            for c in cards:
+                counts[c] += 1
+            places[name] = counts
+        return places
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.rules.name} turn {self.turn} seat {self.actor} "
+                f"{self.phase.value} stock {len(self.stock)} pile {len(self.pile)}>")

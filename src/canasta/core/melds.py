@@ -1,0 +1,96 @@
+"""Meld shape: what a meld is made of, where it goes, and what kind of canasta it is.
+
+One module for the engine, positions, hand results and the scorepad. Per-code tables
+(``IS_WILD``, ``RANK``, ``RED3``, ``BLACK3``, ``DEUCES``) are indexed by card code
+(:mod:`canasta.core.cards`). A side's melds are a dict keyed by *meld key*: the rank 1..13 of a
+meld of one rank, ``WILD_RANK`` (0) for a meld of wild cards only, and ``SEQUENCE_KEY`` and up
+for sequence canastas (``melds.real_canasta``), one key each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from canasta.core.cards import (
+    NUM_CODES,
+    WILD_RANK,
+    is_natural,
+    is_wild,
+    rank_of,
+    suit_of,
+)
+from canasta.core.rules import Rules
+
+#: The four deuces (wild cards of rank 2), card codes.
+DEUCES = (4, 5, 6, 7)
+#: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are
+#: 0 (wild meld) and 1..13.
+SEQUENCE_KEY = 100
+RED3 = frozenset((9, 10))
+BLACK3 = frozenset((8, 11))
+#: ``IS_WILD[code]``: jokers and deuces.
+IS_WILD = tuple(is_wild(c) for c in range(NUM_CODES))
+#: ``RANK[code]``: 0 for the joker, 1 (ace) .. 13 (king).
+RANK = tuple(rank_of(c) for c in range(NUM_CODES))
+
+
+@dataclass(frozen=True, slots=True)
+class CanastaKind:
+    """The kind of a completed canasta: ``label`` (English, for the scorepad), ``natural``
+    (no wild card, or a wild canasta that scores as natural) and ``wild`` (wild cards only)."""
+
+    label: str
+    natural: bool
+    wild: bool
+
+
+def is_sequence(cards: Sequence[int], size: int) -> bool:
+    """Are ``cards`` a natural run of ``size`` cards of one suit, ace high and 4 lowest (seed
+    003, Canastra Real: "una sequenza naturale di sette carte tutte dello stesso seme
+    (A-K-Q-J-10-9-8, per esempio)")?"""
+    if len(cards) != size or not all(is_natural(c) for c in cards):
+        return False
+    if len({suit_of(c) for c in cards}) != 1:
+        return False
+    values = sorted(14 if rank_of(c) == 1 else rank_of(c) for c in cards)
+    return values == list(range(values[0], values[0] + size))
+
+
+def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
+    """The canasta kind of a meld, or None when it is not a canasta (fewer than
+    ``rules.melds.canasta_size`` cards).
+
+    Seed 002: "naturali o pulite o pure: formate da sette carte naturali ... miste o sporche o
+    impure: ... con l'ausilio di almeno una matta".
+    """
+    if len(cards) < rules.melds.canasta_size:
+        return None
+    if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
+        return CanastaKind("sequence canasta (canastra real)", True, False)
+    wilds = sum(1 for c in cards if is_wild(c))
+    if wilds == len(cards):
+        jokers = sum(1 for c in cards if rank_of(c) == 0)
+        if jokers == 0:
+            return CanastaKind("wild canasta of deuces", True, True)
+        if jokers >= 6 and len(cards) - jokers >= 1:
+            return CanastaKind("wild canasta of six jokers and a deuce", True, True)
+        return CanastaKind("wild canasta", False, True)
+    rank = next(rank_of(c) for c in cards if not is_wild(c))
+    what = "aces" if rank == 1 else ("black threes" if rank == 3 else "")
+    if wilds == 0:
+        return CanastaKind(f"natural canasta{' of ' + what if what else ''}", True, False)
+    return CanastaKind(f"mixed canasta{' of ' + what if what else ''}", False, False)
+
+
+def meld_key(melds: Mapping[int, object], cards: Sequence[int]) -> int:
+    """The key under which a new meld of ``cards`` goes in a side's ``melds``: its rank,
+    ``WILD_RANK`` for wild cards only, or the first free key from ``SEQUENCE_KEY`` for cards
+    of several ranks (a sequence canasta; whether it is one is checked by legality)."""
+    ranks = {RANK[c] for c in cards if not IS_WILD[c]}
+    if len(ranks) > 1:
+        key = SEQUENCE_KEY
+        while key in melds:
+            key += 1
+        return key
+    return ranks.pop() if ranks else WILD_RANK
