@@ -199,9 +199,131 @@ def changes_for(rules: RuleSections, values: dict[str, Any]) -> dict[str, dict[s
     return changes
 
 
-def validate(rules: RuleSections) -> None:
-    """Cross-field checks; each error names the field."""
+#: The largest number of points any field may hold (scores, bonuses, penalties, targets,
+#: opening minimums; equal to ``CANASTA_ONLY``, the minimum no count of card points reaches).
+POINTS_MAX = 1_000_000
+
+#: Bounds ``(low, high)`` of the whole-number fields that count things (cards, packs, players,
+#: draws, canastas); every other whole number is a number of points, 0 to :data:`POINTS_MAX`.
+#: For a mapping field the bounds are those of its values; its keys are player counts (2 to 6)
+#: unless :data:`KEY_BOUNDS` says otherwise. The bounds keep every deal finite and small (at most
+#: 4 packs of 52 cards and 4 jokers) and every turn able to draw a card.
+COUNT_BOUNDS: dict[str, tuple[int, int]] = {
+    "deal.packs": (1, 4),
+    "deal.jokers_per_pack": (0, 4),
+    "deal.player_counts": (2, 6),
+    "deal.cards_dealt": (1, 30),
+    "deal.packs_by_players": (1, 4),
+    "deal.redeal_after_wild_upcards": (0, 24),
+    "deal.surprise_cards": (0, 20),
+    "turn.draw_count": (1, 5),
+    "turn.draw_with_pile": (0, 5),
+    "pile.unfrozen_naturals": (1, 7),
+    "pile.frozen_naturals": (1, 7),
+    "pile.layoff_take_max_meld_size": (0, 30),
+    "melds.min_cards": (2, 15),
+    "melds.min_naturals": (1, 15),
+    "melds.max_wilds": (0, 15),
+    "melds.black_threes_out_of_play": (0, 16),
+    "melds.canasta_size": (3, 15),
+    "going_out.canastas_required": (0, 12),
+    "going_out.canastas_required_by_players": (0, 12),
+    "going_out.natural_canastas_required": (0, 12),
+    "going_out.ask_partner_per_hand": (0, 100),
+    "scoring.unopened_hand_multiplier": (0, 10),
+    "end.target": (1, POINTS_MAX),
+    "end.target_by_players": (1, POINTS_MAX),
+}
+
+#: Bounds of the keys of mapping fields whose keys are not player counts.
+KEY_BOUNDS: dict[str, tuple[int, int]] = {"red_threes.totals": (1, 24)}
+
+#: Most entries in a list field (``opening.minimums``, ``opening.naturals_only_at``...).
+MAX_ITEMS = 20
+
+
+def _in_bounds(value: int, low: int, high: int, where: str) -> None:
+    if not low <= value <= high:
+        raise RulesError(f"{where}: must be {low} to {high}, got {value}")
+
+
+def check_bounds(rules: RuleSections, sections: tuple[str, ...] = SECTIONS) -> None:
+    """Check every whole number of ``rules`` (of the named ``sections``) against its bounds
+    (:data:`COUNT_BOUNDS`, :data:`KEY_BOUNDS`, :data:`POINTS_MAX`) and every list against
+    :data:`MAX_ITEMS`.
+
+    Raises:
+        RulesError: ``"deal.jokers_per_pack: must be 0 to 4, got 200"``; a mapping entry is
+        named ``deal.cards_dealt[4]``.
+    """
+    for section in sections:
+        part = getattr(rules, section)
+        for f in fields(part):
+            where = f"{section}.{f.name}"
+            low, high = COUNT_BOUNDS.get(where, (0, POINTS_MAX))
+            value = getattr(part, f.name)
+            if isinstance(value, bool) or value is None or isinstance(value, str):
+                continue
+            if isinstance(value, int):
+                _in_bounds(value, low, high, where)
+            elif isinstance(value, dict):
+                klow, khigh = KEY_BOUNDS.get(where, (2, 6))
+                for k, v in value.items():
+                    _in_bounds(k, klow, khigh, f"{where}: key")
+                    _in_bounds(v, low, high, f"{where}[{k}]")
+            elif isinstance(value, tuple):
+                if len(value) > MAX_ITEMS:
+                    raise RulesError(f"{where}: at most {MAX_ITEMS} entries, got {len(value)}")
+                for i, item in enumerate(value):
+                    for x in item if isinstance(item, tuple) else (item,):
+                        if x is not None:
+                            _in_bounds(x, low, high, f"{where}[{i}]")
+
+
+def check_deal(rules: RuleSections) -> None:
+    """Check that every player count of ``rules`` can make a playable deal: the hands, the
+    surprise cards and a natural upcard must fit in the deck whatever its order.
+
+    The upcard is turned until a card that is not special comes (a wild card, a red three,
+    and a black three with ``deal.black_three_upcard_special``), so the deck needs more such
+    natural cards than the hands and the surprise cards can take.
+
+    Raises:
+        RulesError: naming ``deal.cards_dealt[N]``, ``deal.packs`` (or
+        ``deal.packs_by_players[N]``), ``deal.jokers_per_pack`` and ``deal.surprise_cards``.
+    """
     d = rules.deal
+    for n in d.player_counts:
+        packs = d.packs_by_players.get(n, d.packs)
+        dealt = d.cards_dealt.get(n, d.cards_dealt.get(4, 11))
+        per_pack_special = 4 + 2 + (2 if d.black_three_upcard_special else 0)  # deuces, threes
+        naturals = packs * (52 - per_pack_special)
+        need = n * dealt + d.surprise_cards + 1
+        if naturals < need:
+            packs_name = "deal.packs_by_players" if n in d.packs_by_players else "deal.packs"
+            raise RulesError(
+                f"deal.cards_dealt[{n}], {packs_name}, deal.jokers_per_pack, "
+                f"deal.surprise_cards: {n} players dealt {dealt} cards each"
+                f"{f' with {d.surprise_cards} surprise cards' if d.surprise_cards else ''} "
+                f"need at least {need} natural cards to leave a natural upcard, but "
+                f"{packs} pack{'s' if packs > 1 else ''} hold {naturals} "
+                f"({packs * (52 + d.jokers_per_pack)} cards with the jokers)"
+            )
+
+
+def validate(rules: RuleSections) -> None:
+    """Check ``rules`` before any deal: the bounds of every field (:func:`check_bounds`), the
+    fields that depend on each other, and that every player count can be dealt
+    (:func:`check_deal`).
+
+    Raises:
+        RulesError: the message starts with the field or fields it names.
+    """
+    check_bounds(rules)
+    d = rules.deal
+    if len(set(d.player_counts)) != len(d.player_counts) or not d.player_counts:
+        raise RulesError(f"deal.player_counts: expected distinct player counts, got "
+                         f"{list(d.player_counts)}")
     for n in d.player_counts:
         if n not in (2, 3, 4, 6):
             raise RulesError(f"deal.player_counts: {n} players is not a seated form (2, 3, 4, 6)")
@@ -228,4 +350,4 @@ def validate(rules: RuleSections) -> None:
     if rules.melds.black_threes_out_of_play and rules.melds.black_three_meld_going_out:
         raise RulesError("melds.black_threes_out_of_play: black threes leave play only that "
                          "way; set melds.black_three_meld_going_out to false")
-
+    check_deal(rules)

@@ -48,10 +48,10 @@ from canasta.core.rule_values import (
 )
 
 __all__ = [
-    "CANASTA_ONLY", "PRESETS", "SECTIONS", "DealRules", "EndRules", "GoingOutRules", "MeldRules",
-    "OpeningRules", "Option", "PileRules", "RedThreeRules", "Rules", "RulesError",
+    "ALIASES", "CANASTA_ONLY", "PRESETS", "SECTIONS", "DealRules", "EndRules", "GoingOutRules",
+    "MeldRules", "OpeningRules", "Option", "PileRules", "RedThreeRules", "Rules", "RulesError",
     "ScoringRules", "TurnRules", "field_doc", "field_names", "is_rule_key", "load_preset",
-    "parse_rule_args", "preset_info", "preset_options",
+    "parse_rule_args", "preset_info", "preset_name", "preset_options",
 ]
 
 
@@ -158,13 +158,31 @@ class Option:
     choices: dict[str, dict[str, Any]]
 
 
-def _read_preset(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("canasta.core.presets").joinpath(f"{name}.json").read_text("utf-8")
-    except FileNotFoundError:
+#: Other names accepted for the presets.
+ALIASES = {"classic": "classic_italian", "italian": "classic_italian", "canastra": "brazilian"}
+
+
+def preset_name(name: str) -> str:
+    """The packaged preset that ``name`` names: one of :data:`PRESETS` or an alias of one
+    (:data:`ALIASES`), in any case, with ``-`` for ``_`` (``"Classic-Italian"`` →
+    ``"classic_italian"``). Only these names are read: a path is never opened.
+
+    Raises:
+        RulesError: any other name; the message lists the presets.
+    """
+    key = name.strip().lower().replace("-", "_") if isinstance(name, str) else ""
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
         raise RulesError(
-            f"unknown variant '{name}'; choose one of {', '.join(PRESETS)}"
-        ) from None
+            f"unknown variant {name!r}; choose one of {', '.join(PRESETS)} "
+            f"(or {', '.join(sorted(ALIASES))})"
+        )
+    return key
+
+
+def _read_preset(name: str) -> dict[str, Any]:
+    name = preset_name(name)
+    text = resources.files("canasta.core.presets").joinpath(f"{name}.json").read_text("utf-8")
     try:
         data: dict[str, Any] = json.loads(text)
     except json.JSONDecodeError as exc:  # pragma: no cover - shipped files are tested
@@ -175,6 +193,7 @@ def _read_preset(name: str) -> dict[str, Any]:
 def _preset_chain(name: str) -> list[dict[str, Any]]:
     chain = []
     seen = set()
+    name = preset_name(name)
     while name:
         if name in seen:
             raise RulesError(f"preset {name} extends itself")
@@ -232,9 +251,7 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
         RulesError: unknown variant, option or field, or a bad value; the message lists the
         valid choices.
     """
-    name = name.strip().lower().replace("-", "_")
-    aliases = {"classic": "classic_italian", "italian": "classic_italian", "canastra": "brazilian"}
-    name = aliases.get(name, name)
+    name = preset_name(name)
     values: dict[str, Any] = {}
 
     def put(items: dict[str, Any]) -> None:

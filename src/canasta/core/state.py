@@ -55,6 +55,7 @@ from canasta.core.legality import BLACK3, IS_WILD, RANK, RED3
 from canasta.core.legality import SEQUENCE_KEY as SEQUENCE_KEY
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.legality import Phase as Phase
+from canasta.core.rule_values import check_bounds, check_deal
 from canasta.core.rules import Rules
 from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
 
@@ -183,6 +184,8 @@ class State:
 
         Raises:
             ValueError: a player count or deck that the rules do not allow.
+            RulesError: deal or turn values out of bounds, or a deal that cannot leave a
+                natural upcard (:func:`canasta.core.rule_values.check_deal`).
             MisdealError: the deal must be redone (seed 000).
         """
         if players not in rules.deal.player_counts:
@@ -190,6 +193,10 @@ class State:
                 f"{rules.name} is played by {', '.join(map(str, rules.deal.player_counts))} "
                 f"players, not {players} [deal.player_counts]"
             )
+        # Rules built directly (not through load_preset) are checked here too: no deal may
+        # allocate a runaway deck or turn upcards without end (issue 9 item 14).
+        check_bounds(rules, ("deal", "turn"))
+        check_deal(rules)
         s = cls.__new__(cls)
         s.rules = rules
         s.players = players
