@@ -682,6 +682,12 @@ def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
     if after == 0:
         fail("red_threes.may_keep_as_stop",
                    "you may not declare your last card: discard it")
+    if not s.lookahead and s.hand_size[seat] == len(cards):
+        # Inside the probe of a meld or lay-off (issue 9 item 16): declaring every card held
+        # leaves only the replacement, whose own check is not made in a probe; counting it as
+        # a way on let a meld leave a player holding only a kept red three with no legal move.
+        fail("red_threes.may_keep_as_stop",
+             "a meld may not leave you holding only kept red threes you cannot go out with")
     if after == 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False

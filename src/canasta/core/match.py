@@ -34,6 +34,10 @@ class HandRecord:
     start: dict[str, Any] | None = None
 
 
+#: Most deals tried for one hand before :class:`MisdealError` is raised.
+MAX_REDEALS = 1000
+
+
 class Match:
     """A match of ``players`` players under ``rules``.
 
@@ -61,10 +65,10 @@ class Match:
         self.state: State = self._deal()
 
     def _deal(self, deck: Sequence[int] | None = None) -> State:
-        attempt = 0
-        while True:
+        # A misdeal (seed 000: wild cards turned before a natural) is dealt again; the number
+        # of attempts is bounded so that no rule value can loop for ever.
+        for attempt in range(MAX_REDEALS):
             order = list(deck) if deck is not None else self._shuffled(attempt)
-            attempt += 1
             try:
                 state = State.deal(self.rules, self.players, deck=order, dealer=self.dealer,
                                    scores=self.scores, team_size=self.team_size)
@@ -74,6 +78,7 @@ class Match:
                 continue
             self.hands.append(HandRecord(self.dealer, state.deck, tuple(self.scores)))
             return state
+        raise MisdealError(f"{MAX_REDEALS} misdeals in a row [deal.redeal_after_wild_upcards]")
 
     def _shuffled(self, attempt: int = 0) -> list[int]:
         """The shuffled deck of the next hand (``attempt`` > 0 after a misdeal)."""

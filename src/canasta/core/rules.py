@@ -10,340 +10,49 @@ Field names are addressed as ``section.field`` (``pile.frozen_naturals``); a fie
 unique across sections may be given alone. Every field's comment cites the seed sentence it
 comes from; where a seed is silent the value follows ``shared/rules/variants.md`` and
 ``docs/rules.md`` says so.
+
+The record is split in three modules: :mod:`canasta.core.rule_sections` (the section
+dataclasses), :mod:`canasta.core.rule_values` (names, conversion, bounds and validation) and
+this one (the :class:`Rules` record and the presets); every public name is importable from here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
-import types
-import typing
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any, Literal, get_args, get_origin
+from typing import Any
 
+from canasta.core.rule_sections import (
+    CANASTA_ONLY,
+    SECTIONS,
+    DealRules,
+    EndRules,
+    GoingOutRules,
+    MeldRules,
+    OpeningRules,
+    PileRules,
+    RedThreeRules,
+    RulesError,
+    ScoringRules,
+    TurnRules,
+)
+from canasta.core.rule_values import (
+    changes_for,
+    field_doc,
+    field_names,
+    is_rule_key,
+    jsonable,
+    validate,
+)
 
-class RulesError(ValueError):
-    """A rule value, option name or preset is invalid; the message names the field."""
-
-
-#: The opening minimum of a side that may open only with a canasta
-#: (``OpeningRules.canasta_required_from``): no count of card points reaches it.
-CANASTA_ONLY = 1_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class DealRules:
-    #: Packs of 52 cards. S002 "108 carte francesi (due mazzi ...)"; S000 "tre mazzi di 54 carte".
-    packs: int = 2
-    #: Jokers per pack. S002 "2 jolly per mazzo"; S004 "106 piese" rummy tiles = 1 per pack.
-    jokers_per_pack: int = 2
-    #: Player counts the variant may be played with. S002 "si gioca in 2 o 4".
-    player_counts: tuple[int, ...] = (2, 4)
-    #: Cards dealt by player count (JSON keys are strings). S002 "undici carte a ogni giocatore".
-    cards_dealt: dict[int, int] = field(default_factory=lambda: {2: 15, 4: 11})
-    #: Packs by player count where it differs from ``packs``. S001 "nella Canasta a 6 si
-    #: adoperano tre mazzi".
-    packs_by_players: dict[int, int] = field(default_factory=dict)
-    #: Red threes dealt are laid out and replaced before the upcard is turned (S002 "li mette
-    #: da parte ... A questo punto, il mazziere scopre la prima carta") or after the pile is
-    #: formed (S000 "Si procede quindi con la sostituzione ... dei Tre rossi").
-    red_threes_replaced_before_upcard: bool = True
-    #: Cards put under the upcard by its rank, ace 14 (S000 "per un Asso 14 carte, per un Re 13").
-    upcard_seeds_pile_by_rank: bool = False
-    #: What happens to a special upcard: ``cover`` (left in the pile, S000/S002/S004) or
-    #: ``bury_in_stock`` (S003 "interratela immediatamente nel tallone").
-    special_upcard: Literal["cover", "bury_in_stock"] = "cover"
-    #: Black threes count as special upcards too (S000 "un Tre nero o un Tre rosso viene
-    #: ricoperto"; for S002 variants.md recommends covering them without a freeze).
-    black_three_upcard_special: bool = True
-    #: A wild card or red three turned up freezes the pile (S002 "il pozzo risulta congelato").
-    special_upcard_freezes: bool = True
-    #: With ``special_upcard_freezes``, a red three turned up freezes it too (S002 "Se questa
-    #: carta è una matta o un onore ... congelato"; S004 "Daca prima carte intoarsa e 3 rosu ...
-    #: inghetata"); False: only a wild card does (S000 variant "quando si sia sotterrato un Joker
-    #: o una pinella").
-    red_three_upcard_freezes: bool = True
-    #: Redeal when this many wild cards are turned before a natural (S000 "vengano esposti tre
-    #: Joker o pinelle ... la smazzata verrà annullata"); 0 = never.
-    redeal_after_wild_upcards: int = 0
-    #: Face-down "surprise" cards under the pile for the first taker (S004 "4 carti ascunse
-    #: sub teancul de decartat"); 0 = none.
-    surprise_cards: int = 0
-    #: Who plays first: the seat ``next`` after the dealer in playing order (S002 "partendo dal
-    #: giocatore alla sua sinistra, il quale sarà il primo a giocare") or the ``previous`` one.
-    #: Seats are numbered in playing order and the deal starts with the seat after the dealer.
-    first_player: Literal["next", "previous"] = "next"
-    #: The way play goes round the table; seats are numbered in playing order, so this only
-    #: tells front ends how to seat players (S004 "cel din dreapta celui care a facut impartirea
-    #: incepe": the player on the dealer's right starts, play passing to the right).
-    direction: Literal["clockwise", "anticlockwise"] = "clockwise"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnRules:
-    #: Cards drawn from the stock by player count; default 1. S002 "pescare una carte dal
-    #: tallone"; S000 "pesca due carte dal tallone"; S001 "nella partita a due ... pesca ...
-    #: due carte".
-    draw_count: dict[int, int] = field(default_factory=lambda: {2: 2})
-    #: Cards also drawn from the stock when taking the pile (S000 "prendendo contemporaneamente
-    #: una carta dal tallone"; S001 "non ne prende affatto se cattura il pozzo").
-    draw_with_pile: int = 0
-    #: No melding and no taking the pile in the first round (S004 "Etalarea se face numai dupa
-    #: ce s-a incheiat prima tura").
-    first_round_no_meld: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class PileRules:
-    #: Natural cards from hand matching the top card needed to take an unfrozen pile with a new
-    #: meld (S000 "due carte naturali dello stesso valore facciale"; S003 "almeno una carta
-    #: naturale" with a wild as the third card).
-    unfrozen_naturals: int = 2
-    #: One of those naturals may be a wild card (S001 "una carta uguale a quella esposta e un
-    #: Joker o pinella"; S002 "giocandola con altre carte di mano").
-    unfrozen_wild_may_substitute: bool = True
-    #: An unfrozen pile may be taken by adding the top card to one of the side's melds
-    #: (S002 "attaccandola a una combinazione preesistente della coppia").
-    layoff_takes_unfrozen_pile: bool = True
-    #: Largest meld the top card may be added to when taking the pile; 0 = any size (S000
-    #: variant: "combinazione (inferiore a canasta)").
-    layoff_take_max_meld_size: int = 0
-    #: Natural cards from hand needed to take a frozen pile (S002 "almeno due carte naturali";
-    #: S000 "almeno tre carte naturali").
-    frozen_naturals: int = 2
-    #: A frozen pile may be taken only to complete a canasta (S004 "Teancul inghetat nu poate
-    #: fi luat decat cu canasta").
-    frozen_requires_canasta: bool = False
-    #: A discarded wild card freezes the pile until it is taken (S002 "Quando un giocatore
-    #: scarta una matta ... il pozzo risulta congelato").
-    wild_discard_freezes: bool = True
-    #: A discarded black three freezes the pile until it is taken, besides stopping the next
-    #: player (S003 house rule "in alcune case la pila viene «congelata» da un 3 nero o da una
-    #: carta jolly").
-    black_three_discard_freezes: bool = False
-    #: The pile is always frozen (S003 house rule "alcuni gruppi trattano tutti gli scarti come
-    #: congelati").
-    always_frozen: bool = False
-    #: The pile is frozen for a side that has not opened (pagat, for S002; S004 "atunci cand
-    #: echipa nu a etalat").
-    frozen_for_unopened_side: bool = True
-    #: A black three on top stops the next player (S002 "impedisce al giocatore successivo di
-    #: prendere il pozzo").
-    black_three_stops: bool = True
-    #: The stopped player may not go out either (S004 "Jucatorul care primeste 3 negru nu are
-    #: voie nici sa inchida").
-    black_three_stops_going_out: bool = False
-    #: A discard of a rank the receiving side has made a canasta of acts as a stop (S000
-    #: variant "funge da stop come lo scarto di un Tre nero").
-    canasta_rank_discard_stops: bool = False
-    #: The pile may be taken to go out when it is one card and the taker holds one card
-    #: (Britannica for S002: not allowed).
-    take_single_card_pile_to_go_out: bool = False
-    #: An unopened side opening with the discard takes only the top card; the rest of the pile
-    #: stays (S004 "toata gramada ... se poate lua doar incepand cu tura urmatoare"). Such a
-    #: top-card opening needs the unfrozen-pile match whatever the freeze (S004 "plus alte 2
-    #: carti naturale sau una naturala si o valoare"); a capture of a frozen pile that completes
-    #: a canasta (``frozen_requires_canasta``) still takes the whole pile.
-    opening_take_top_card_only: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class MeldRules:
-    #: Cards in a meld (S002 "almeno tre carte").
-    min_cards: int = 3
-    #: Natural cards in a meld of naturals (S002 "di cui almeno due naturali").
-    min_naturals: int = 2
-    #: Wild cards in one meld (S002 "non si possono mai avere più di tre matte"; S000 impure
-    #: canasta "5 o 6 carte naturali ... 2 o 1 Joker").
-    max_wilds: int = 3
-    #: Wild cards against naturals: ``any``, ``le`` (no more wilds than naturals) or ``lt``
-    #: (S000 "ma non mai in numero pari o superiore a quello delle carte naturali").
-    wild_ratio: Literal["any", "le", "lt"] = "any"
-    #: Melds of wild cards only (S000 "canasta mista di Joker e pinelle"; S004 "canasta de
-    #: valori").
-    wild_melds: bool = False
-    #: While a side's wild meld is not a canasta it may not go out, add wilds to natural melds
-    #: or discard wilds (S000 "fin quando non l'ha completata non può chiudere ...").
-    unfinished_wild_meld_restricts: bool = False
-    #: Wild cards may be added to a completed natural canasta (S002 "in alcune varianti, a una
-    #: canasta completa è possibile attaccare anche delle matte").
-    wilds_on_completed_canasta: bool = True
-    #: Black threes may be melded (3 or 4, no wilds) only when going out (S002 "In sede di
-    #: chiusura, anche i 3 neri possono essere calati"; S000 "non viene attualmente più ammessa").
-    black_three_meld_going_out: bool = True
-    #: That going-out meld of black threes may hold wild cards, never as a mixed canasta (S002
-    #: "In alcune versioni, una combinazione finale di 3 neri può essere solo pulita; non è
-    #: comunque mai concesso formare una canasta mista di 3 neri").
-    black_three_meld_wilds: bool = False
-    #: A player holding this many black threes may put them out of play together at any time in
-    #: the turn; they score nothing (S004 "3 negru se scoate din joc numai in formatie de 4");
-    #: 0 = never.
-    black_threes_out_of_play: int = 0
-    #: Cards in a canasta (S002 "almeno 7 o più carte, detta canasta").
-    canasta_size: int = 7
-    #: A natural sequence of ``canasta_size`` cards of one suit (ace high, 4 lowest) may be
-    #: melded at once as a canasta of its own, closed to further cards (S003 "Canastra Real ...
-    #: una sequenza naturale di sette carte tutte dello stesso seme (A-K-Q-J-10-9-8, per
-    #: esempio) vale 500 punti bonus e conta come canastra").
-    real_canasta: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class OpeningRules:
-    #: Opening minimum by the side's score: ``[[lower_bound, minimum], ...]`` with ascending
-    #: bounds; ``None`` = any negative score. S002 "almeno 50 punti ... a 90 punti se la coppia
-    #: ha tra i 1500 e i 2995 punti, a 120 se ... almeno 3000 ... negativo ... 15 punti".
-    minimums: tuple[tuple[int | None, int], ...] = ((None, 15), (0, 50), (1500, 90), (3000, 120))
-    #: Minimums at which only natural cards may be used (S000 "Per la discesa a 50 punti si
-    #: richiedono solo combinazioni con carte naturali").
-    naturals_only_at: tuple[int, ...] = ()
-    #: The top card and the cards taking it count toward the minimum (S002 yes: "utilizzare
-    #: l'ultima carta scartata per aprire"; S000 "non possono far parte del punteggio").
-    capture_cards_count: bool = True
-    #: A canasta opens whatever the minimum (S004 "Indiferent de punctaj, etalarea se poate
-    #: face direct cu canasta").
-    canasta_always_opens: bool = False
-    #: Minimum for a side with a negative score, overriding ``minimums``; None = the table
-    #: (S000 variant "apertura a 15 oppure apertura libera ... per la coppia gravata da
-    #: punteggio negativo"; S001 "se punteggio negativo apertura libera").
-    negative_minimum: int | None = None
-    #: From this score on a side opens only with a canasta (needs ``canasta_always_opens``);
-    #: 0 = never (S004 "canasta – peste 5000 de puncte, dar se agreaza"). The minimum then
-    #: reads :data:`CANASTA_ONLY`.
-    canasta_required_from: int = 0
-    #: A player who melds a joker stops the opponents, for one round, from opening with a meld
-    #: of wild cards holding a joker ("mattoni") in a turn in which they take the pile (S000 "un
-    #: giocatore che mette in tavola in combinazione un Joker (mattone) impedisce per un giro ai
-    #: giocatori avversari di fare l'apertura di mattoni e contemporaneamente impossessarsi del
-    #: pozzo").
-    joker_meld_blocks_mattoni: bool = False
-    #: Added to the side's minimum for the hand when an insufficient opening is taken back
-    #: (S000 "il punteggio richiesto per l'apertura aumenta di 10 punti"; S004 the same).
-    retract_penalty: int = 10
-
-
-@dataclass(frozen=True, slots=True)
-class GoingOutRules:
-    #: Canastas the side needs to go out (S002 "almeno una canasta"; S004 "1 sau 2").
-    canastas_required: int = 1
-    #: Canastas needed by player count where it differs from ``canastas_required`` (pagat's
-    #: two-handed Canasta, for S002's "si gioca in 2": two canastas to go out).
-    canastas_required_by_players: dict[int, int] = field(default_factory=dict)
-    #: The side needs a natural and a mixed canasta (S000 "almeno una canasta pura ed una
-    #: impura").
-    natural_and_mixed_required: bool = False
-    #: Natural canastas the side needs to go out (S000 variant "obbligo di aver completato
-    #: almeno due canaste pure per poter chiudere"); 0 = no such condition.
-    natural_canastas_required: int = 0
-    #: Going out needs a final discard (S000 "con lo scarto finale"; S002 "con o senza scarto").
-    discard_required: bool = False
-    #: The final discard may be a wild card (S002 "L'ultima carta scartata non può essere una
-    #: carta speciale").
-    final_discard_may_be_wild: bool = False
-    #: The final discard may be a black three (S001 "scartando come ultima carta un Tre nero").
-    final_discard_may_be_black_three: bool = False
-    #: Bonus for going out (pagat for S002: 100; S000 "la chiusura di smazzata (300 punti)").
-    bonus: int = 100
-    #: Bonus for going out concealed, replacing ``bonus``; 0 = no separate bonus (pagat for
-    #: S002: 200; S001 "200 punti per chiusura in mano").
-    concealed_bonus: int = 200
-    #: What "concealed" means: the side opens and goes out in one turn (S002 "riesce ad aprire e
-    #: a chiudere in uno stesso turno") or the player had melded no card before (S001 "senza
-    #: aver precedentemente messo in tavola alcuna carta").
-    concealed_means: Literal["side_opens_this_turn", "player_first_meld"] = "side_opens_this_turn"
-    #: A concealed going out needs no opening minimum (S001 "non è richiesta l'apertura";
-    #: pagat for S002).
-    concealed_waives_minimum: bool = True
-    #: A player may ask the partner for permission to go out, the answer binding (S002
-    #: "è obbligatorio obbedire alla risposta del compagno").
-    ask_partner: bool = True
-    #: Questions a player may ask per hand; 0 = one per turn (S003 "solo una volta per mano").
-    ask_partner_per_hand: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class RedThreeRules:
-    #: Value of each red three (S002 "I 3 rossi, noti come onori, valgono 100 punti").
-    value: int = 100
-    #: Total for a side holding this many (S000 "quattro, cinque o sei segnerà rispettivamente
-    #: 800, 1000 e 1200"; pagat for S002: four = 800).
-    totals: dict[int, int] = field(default_factory=lambda: {4: 800})
-    #: When red threes count against the side: ``no_meld`` (pagat for S002), ``canasta_matrix``
-    #: (S000: plus with pure and impure, 0 with pure only, minus with impure only, double minus
-    #: with none), ``no_canasta`` (minus without a canasta: Tranca, variants.md for S003) or
-    #: ``never`` (S003 literal).
-    sign: Literal["no_meld", "canasta_matrix", "no_canasta", "never"] = "no_meld"
-    #: Red threes may be kept in hand, undeclared and forgoing their bonus, and discarded as
-    #: stop cards like black threes (S000 variant "possibilità di trattenere in mano uno o più
-    #: Tre rossi ... per valersene come «carte stop»"); ``meld 3h`` declares one later.
-    may_keep_as_stop: bool = False
-    #: Penalty for each red three kept in hand at the end (S000 "un Tre rosso trattenuto in mano
-    #: al momento della chiusura costa 500 punti negativi"; S004 "-300").
-    in_hand_penalty: int = 500
-    #: The hand ends when the last stock card is a red three (Britannica for S002; S004 "daca
-    #: ultima carte e 3 rosu, jocul se incheie").
-    last_stock_red_three_ends_hand: bool = True
-    #: The player who draws that last red three may still meld before the hand ends
-    #: (Britannica yes; pagat no).
-    meld_after_last_red_three: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ScoringRules:
-    #: Natural canasta bonus (pagat for S002: 500; S003 "Canastra naturale (pulita): 200").
-    natural_canasta: int = 500
-    #: Mixed canasta bonus (pagat for S002: 300; S003 100).
-    mixed_canasta: int = 300
-    #: Bonuses for canastas of aces, natural and mixed; 0 = as any other rank (S000 "1000 e 500
-    #: punti per canasta rispettivamente pura e impura di Assi").
-    natural_aces_canasta: int = 0
-    mixed_aces_canasta: int = 0
-    #: Wild canasta bonuses by composition (S000: mixed jokers and deuces 2000, "3000 per canasta
-    #: pura di pinelle", "5000 punti per canasta formata da sei Joker ed una pinella").
-    wild_canasta_mixed: int = 0
-    wild_canasta_deuces: int = 0
-    wild_canasta_six_jokers: int = 0
-    #: Extra bonus for five canastas with a natural and a mixed one, and for five natural ones
-    #: with a mixed one (S000 "1000 punti suppletivi ... 2000 punti"); ``tiered``: 2000 replaces
-    #: 1000, ``cumulative``: both.
-    five_canastas: int = 0
-    five_natural_canastas: int = 0
-    five_canastas_mode: Literal["tiered", "cumulative"] = "tiered"
-    #: Hand cards of a side that had not opened count this many times (S000 "questi punti
-    #: negativi vengono conteggiati raddoppiati"; S004 "inmultite cu 2").
-    unopened_hand_multiplier: int = 1
-    #: A side with melds but no canasta subtracts its melded cards (S004 "i se scad toate
-    #: punctele etalate si de pe tabla").
-    melds_count_negative_without_canasta: bool = False
-    #: Penalty per black three left in hand, and for all four held by one side (S004 "3 de
-    #: negru in mana -100", "toate 4 cartile de 3 negru -1600").
-    black_three_in_hand: int = 0
-    all_black_threes_in_hand: int = 0
-    #: Bonus of a sequence canasta (``melds.real_canasta``; S003 "vale 500 punti bonus").
-    real_canasta: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class EndRules:
-    #: Points to win the match (pagat for S002: 5000; S000 "normalmente 12.000").
-    target: int = 5000
-    #: The side over the target must also go out in that hand to win (S004 "au punctajul mai
-    #: mare sau egal cu 10.000 puncte reusesc sa inchida").
-    must_go_out_to_win: bool = False
-    #: Target by player count where it differs from ``target`` (S001 "nella Canasta a 6 ... la
-    #: partita va ai 10.000 punti").
-    target_by_players: dict[int, int] = field(default_factory=dict)
-    #: The target must be reached exactly (S003 variant "Sujo").
-    exact_target: bool = False
-    #: With ``exact_target``, a hand that carries a side past the target ``stands`` (S003 "se si
-    #: supera, bisogna aspettare il prossimo superamento della soglia") or ``reverts`` to the
-    #: score before the hand (S003 "se lo supera, torna alla soglia precedente").
-    overshoot: Literal["stands", "reverts"] = "stands"
-    #: With an empty stock, taking a discard that fits one of the side's melds is compulsory
-    #: (pagat for S002); otherwise the player may end the hand instead.
-    must_take_matching_discard: bool = True
+__all__ = [
+    "ALIASES", "CANASTA_ONLY", "PRESETS", "SECTIONS", "DealRules", "EndRules", "GoingOutRules",
+    "MeldRules", "OpeningRules", "Option", "PileRules", "RedThreeRules", "Rules", "RulesError",
+    "ScoringRules", "TurnRules", "field_doc", "field_names", "is_rule_key", "load_preset",
+    "parse_rule_args", "preset_info", "preset_name", "preset_options",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,232 +127,26 @@ class Rules:
     def with_options(self, options: dict[str, Any]) -> Rules:
         """A copy with fields changed by name (``"pile.frozen_naturals"`` or a unique field
         name). Raises :class:`RulesError` naming the field for an unknown name or bad value."""
-        return _apply_fields(self, options, {})
+        return _apply_fields(self, options)
 
     def to_dict(self) -> dict[str, Any]:
         """All fields as plain JSON data (dict keys as strings)."""
-        out: dict[str, Any] = _jsonable(dataclasses.asdict(self))
+        # Field by field rather than dataclasses.asdict (which deep-copies every value): the
+        # same data at a tenth of the cost, since every position written carries the rules.
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if dataclasses.is_dataclass(value):
+                value = {g.name: getattr(value, g.name) for g in dataclasses.fields(value)}
+            out[f.name] = jsonable(value)
         return out
 
-
-SECTIONS = ("deal", "turn", "pile", "melds", "opening", "going_out", "red_threes", "scoring", "end")
-
-
-def field_names() -> dict[str, tuple[str, str]]:
-    """Map of every accepted rule key (``section.field`` and unique bare names) to its place."""
-    out: dict[str, tuple[str, str]] = {}
-    counts: dict[str, int] = {}
-    for section in SECTIONS:
-        cls = _section_class(section)
-        for f in fields(cls):
-            out[f"{section}.{f.name}"] = (section, f.name)
-            counts[f.name] = counts.get(f.name, 0) + 1
-    for section in SECTIONS:
-        for f in fields(_section_class(section)):
-            if counts[f.name] == 1:
-                out[f.name] = (section, f.name)
-    return out
-
-
-def field_doc(section: str, name: str) -> str:
-    """The comment above a field in this file: its meaning and its seed source."""
-    return _FIELD_DOCS.get(f"{section}.{name}", "")
-
-
-def _section_class(section: str) -> type:
-    return {
-        "deal": DealRules, "turn": TurnRules, "pile": PileRules, "melds": MeldRules,
-        "opening": OpeningRules, "going_out": GoingOutRules, "red_threes": RedThreeRules,
-        "scoring": ScoringRules, "end": EndRules,
-    }[section]
-
-
-def _read_field_docs() -> dict[str, str]:
-    import inspect
-
-    docs: dict[str, str] = {}
-    for section in SECTIONS:
-        cls = _section_class(section)
-        lines = inspect.getsource(cls).splitlines()
-        buf: list[str] = []
-        for line in lines:
-            s = line.strip()
-            if s.startswith("#:"):
-                buf.append(s[2:].strip())
-            elif ":" in s and not s.startswith(("@", "class", "#")) and buf:
-                docs[f"{section}.{s.split(':')[0].strip()}"] = " ".join(buf)
-                buf = []
-            else:
-                buf = []
-    return docs
-
-
-try:
-    _FIELD_DOCS = _read_field_docs()
-except (OSError, TypeError):  # pragma: no cover - source not available (zipped install)
-    _FIELD_DOCS = {}
-
-
-# -- validation and conversion ----------------------------------------------------------------
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _coerce(value: Any, hint: Any, where: str) -> Any:
-    """Convert JSON or command-line text to ``hint``; raise RulesError naming ``where``."""
-    origin = get_origin(hint)
-    if isinstance(value, str) and hint is not str and origin is not Literal:
-        text = value.strip()
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            if text.lower() in ("true", "yes", "on"):
-                value = True
-            elif text.lower() in ("false", "no", "off"):
-                value = False
-            else:
-                value = text
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise RulesError(f"{where}: expected true or false, got {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{where}: expected a whole number, got {value!r}")
-        if value < 0:
-            raise RulesError(f"{where}: must not be negative, got {value}")
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise RulesError(f"{where}: expected text, got {value!r}")
-        return value
-    if origin is Literal:
-        choices = get_args(hint)
-        if value not in choices:
-            raise RulesError(f"{where}: expected one of {', '.join(choices)}; got {value!r}")
-        return value
-    if origin in (types.UnionType, typing.Union):
-        args = get_args(hint)
-        if value is None and type(None) in args:
-            return None
-        return _coerce(value, next(a for a in args if a is not type(None)), where)
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise RulesError(f"{where}: expected a mapping like {{\"4\": 11}}, got {value!r}")
-        kt, vt = get_args(hint)
-        out = {}
-        for k, v in value.items():
-            try:
-                key = int(k) if kt is int else k
-            except (TypeError, ValueError):
-                raise RulesError(f"{where}: key {k!r} is not a whole number") from None
-            out[key] = _coerce(v, vt, f"{where}[{k}]")
-        return out
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise RulesError(f"{where}: expected a list, got {value!r}")
-        args = get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
-        if len(value) != len(args):
-            raise RulesError(f"{where}: expected {len(args)} items, got {len(value)}")
-        pairs = enumerate(zip(value, args, strict=True))
-        return tuple(_coerce(v, a, f"{where}[{i}]") for i, (v, a) in pairs)
-    raise RulesError(f"{where}: unsupported type {hint}")  # pragma: no cover
-
-
-def _dict_entry_key(key: str) -> tuple[str, str, str] | None:
-    """``deal.cards_dealt.4`` → ``("deal", "cards_dealt", "4")`` when it names one entry of a
-    mapping field (so that two options may each set one entry); None otherwise."""
-    if "." not in key:
-        return None
-    head, entry = key.rsplit(".", 1)
-    names = field_names()
-    if head not in names:
-        return None
-    section, name = names[head]
-    if get_origin(_hints(_section_class(section))[name]) is not dict:
-        return None
-    return section, name, entry
-
-
-def is_rule_key(key: str) -> bool:
-    """True when ``key`` names a field (``section.field``, a unique bare field name) or one
-    entry of a mapping field (``deal.cards_dealt.4``)."""
-    return key in field_names() or _dict_entry_key(key) is not None
-
-
-def _apply_fields(rules: Rules, values: dict[str, Any], option_names: dict[str, str]) -> Rules:
-    names = field_names()
-    changes: dict[str, dict[str, Any]] = {}
-    for key, raw in values.items():
-        entry = _dict_entry_key(key) if key not in names else None
-        if entry is not None:
-            section, name, sub = entry
-            kt, vt = get_args(_hints(_section_class(section))[name])
-            current = changes.get(section, {}).get(name, getattr(getattr(rules, section), name))
-            merged = dict(current)
-            try:
-                k = int(sub) if kt is int else sub
-            except ValueError:
-                raise RulesError(f"{section}.{name}: key {sub!r} is not a whole number") from None
-            merged[k] = _coerce(raw, vt, f"{section}.{name}[{sub}]")
-            changes.setdefault(section, {})[name] = merged
-            continue
-        if key not in names:
-            raise RulesError(
-                f"unknown rule '{key}'; valid names are section.field, e.g. "
-                f"pile.frozen_naturals (see `canasta variants`)"
-            )
-        section, name = names[key]
-        hint = _hints(_section_class(section))[name]
-        changes.setdefault(section, {})[name] = _coerce(raw, hint, f"{section}.{name}")
+def _apply_fields(rules: Rules, values: dict[str, Any]) -> Rules:
     new = rules
-    for section, vals in changes.items():
+    for section, vals in changes_for(rules, values).items():
         new = replace(new, **{section: replace(getattr(new, section), **vals)})
-    _validate(new)
+    validate(new)
     return new
-
-
-def _validate(rules: Rules) -> None:
-    """Cross-field checks; each error names the field."""
-    d = rules.deal
-    for n in d.player_counts:
-        if n not in (2, 3, 4, 6):
-            raise RulesError(f"deal.player_counts: {n} players is not a seated form (2, 3, 4, 6)")
-        if n not in d.cards_dealt and 4 not in d.cards_dealt:
-            raise RulesError(f"deal.cards_dealt: no deal size for {n} players")
-    if d.packs < 1 or d.packs > 4:
-        raise RulesError(f"deal.packs: must be 1 to 4, got {d.packs}")
-    if rules.melds.min_naturals < 1:
-        raise RulesError("melds.min_naturals: at least 1 natural card is needed")
-    if rules.melds.min_cards < 2:
-        raise RulesError("melds.min_cards: a meld has at least 2 cards")
-    if rules.melds.canasta_size < rules.melds.min_cards:
-        raise RulesError("melds.canasta_size: smaller than melds.min_cards")
-    if rules.pile.unfrozen_naturals < 1 or rules.pile.frozen_naturals < 1:
-        raise RulesError("pile.unfrozen_naturals / pile.frozen_naturals: at least 1")
-    mins = rules.opening.minimums
-    bounds = [b for b, _ in mins if b is not None]
-    if not mins or bounds != sorted(bounds):
-        raise RulesError("opening.minimums: bounds must be ascending, e.g. [[0, 50], [1500, 90]]")
-    if rules.end.target < 1 or any(t < 1 for t in rules.end.target_by_players.values()):
-        raise RulesError("end.target: must be positive")
-    if rules.opening.canasta_required_from and not rules.opening.canasta_always_opens:
-        raise RulesError("opening.canasta_required_from: needs opening.canasta_always_opens")
-    if rules.melds.black_threes_out_of_play and rules.melds.black_three_meld_going_out:
-        raise RulesError("melds.black_threes_out_of_play: black threes leave play only that "
-                         "way; set melds.black_three_meld_going_out to false")
 
 
 # -- presets ------------------------------------------------------------------------------------
@@ -662,13 +165,31 @@ class Option:
     choices: dict[str, dict[str, Any]]
 
 
-def _read_preset(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("canasta.core.presets").joinpath(f"{name}.json").read_text("utf-8")
-    except FileNotFoundError:
+#: Other names accepted for the presets.
+ALIASES = {"classic": "classic_italian", "italian": "classic_italian", "canastra": "brazilian"}
+
+
+def preset_name(name: str) -> str:
+    """The packaged preset that ``name`` names: one of :data:`PRESETS` or an alias of one
+    (:data:`ALIASES`), in any case, with ``-`` for ``_`` (``"Classic-Italian"`` →
+    ``"classic_italian"``). Only these names are read: a path is never opened.
+
+    Raises:
+        RulesError: any other name; the message lists the presets.
+    """
+    key = name.strip().lower().replace("-", "_") if isinstance(name, str) else ""
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
         raise RulesError(
-            f"unknown variant '{name}'; choose one of {', '.join(PRESETS)}"
-        ) from None
+            f"unknown variant {name!r}; choose one of {', '.join(PRESETS)} "
+            f"(or {', '.join(sorted(ALIASES))})"
+        )
+    return key
+
+
+def _read_preset(name: str) -> dict[str, Any]:
+    name = preset_name(name)
+    text = resources.files("canasta.core.presets").joinpath(f"{name}.json").read_text("utf-8")
     try:
         data: dict[str, Any] = json.loads(text)
     except json.JSONDecodeError as exc:  # pragma: no cover - shipped files are tested
@@ -679,6 +200,7 @@ def _read_preset(name: str) -> dict[str, Any]:
 def _preset_chain(name: str) -> list[dict[str, Any]]:
     chain = []
     seen = set()
+    name = preset_name(name)
     while name:
         if name in seen:
             raise RulesError(f"preset {name} extends itself")
@@ -736,9 +258,7 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
         RulesError: unknown variant, option or field, or a bad value; the message lists the
         valid choices.
     """
-    name = name.strip().lower().replace("-", "_")
-    aliases = {"classic": "classic_italian", "italian": "classic_italian", "canastra": "brazilian"}
-    name = aliases.get(name, name)
+    name = preset_name(name)
     values: dict[str, Any] = {}
 
     def put(items: dict[str, Any]) -> None:
@@ -772,7 +292,7 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
         put(named[oname].choices[choice])
     put(raw_fields)
     base = Rules(name=name)
-    rules = _apply_fields(base, values, {})
+    rules = _apply_fields(base, values)
     applied = tuple(sorted(chosen.items())) + tuple(
         sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in raw_fields.items())
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from canasta.core.actions import Action, action_to_json
 from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, make_deck, rank_text
-from canasta.core.match import Match
+from canasta.core.match import MAX_REDEALS, Match
 from canasta.core.rules import Rules, load_preset
 from canasta.core.state import MisdealError, Phase, State, View
 from canasta.formats.records import match_to_record, record_to_match
@@ -27,7 +27,7 @@ def shuffled_deck(rules: Rules, players: int, team_size: int | None, dealer: int
                   scores: list[int], rng: random.Random | None = None) -> list[str]:
     """A fresh deck order (card texts, top card first) that deals without a misdeal."""
     rng = rng or _SYSRAND
-    while True:
+    for _ in range(MAX_REDEALS):
         deck = make_deck(rules.packs(players), rules.deal.jokers_per_pack)
         rng.shuffle(deck)
         try:
@@ -36,6 +36,7 @@ def shuffled_deck(rules: Rules, players: int, team_size: int | None, dealer: int
         except MisdealError:
             continue
         return [card_text(c) for c in deck]
+    raise MisdealError(f"{MAX_REDEALS} misdeals in a row [deal.redeal_after_wild_upcards]")
 
 
 def record_of(data: TableData, names: list[str], hands: list[HandData] | None = None
