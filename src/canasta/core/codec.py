@@ -20,6 +20,7 @@ choice (lowest card code first, jokers before deuces), the choice ``State.legal_
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from canasta.core.actions import (
     Action,
@@ -34,10 +35,11 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import BLACK_THREES, JOKER, NUM_CODES, RED_THREES, WILD_RANK, rank_of
+from canasta.core.legality import IllegalActionError, verify
 from canasta.core.rules import Rules
 
-# Through state: it imports goingout before legality (goingout and legality import each other).
-from canasta.core.state import IllegalActionError, State
+if TYPE_CHECKING:
+    from canasta.core.state import State
 
 #: Natural ranks that make melds, in id order (ace high, as ``cards.NATURAL_RANKS``).
 _RANKS = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
@@ -274,8 +276,6 @@ class ActionCodec:
             ValueError: ``action_id`` is not in ``range(size)``.
             IllegalActionError: the action is not legal now (``.rule`` names the rule).
         """
-        from canasta.core.legality import verify  # loaded by now, through state
-
         action = self.action(action_id, state)
         verify(state, action)
         return action
