@@ -26,6 +26,7 @@ from canasta.core.actions import (
     parse_action,
 )
 from canasta.core.cards import CardParseError, card_text, cards_text, parse_card, parse_cards
+from canasta.core.codec import ActionCodec
 from canasta.core.match import HandRecord, Match
 from canasta.core.rules import PRESETS, Rules, RulesError, load_preset, preset_options
 from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
@@ -34,10 +35,10 @@ from canasta.core.state import IllegalActionError, MisdealError, Phase, State, V
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionParseError", "Answer", "AskPartner", "CardParseError", "Discard", "Draw",
-    "EndHand", "HandRecord", "IllegalActionError", "LayOff", "Match", "Meld", "MisdealError",
-    "PRESETS", "Phase", "Retract", "Rules", "RulesError", "ScoreSheet", "State", "TakePile",
-    "TeamHand", "View", "action_from_json", "action_to_json", "card_text", "cards_text",
+    "Action", "ActionCodec", "ActionParseError", "Answer", "AskPartner", "CardParseError",
+    "Discard", "Draw", "EndHand", "HandRecord", "IllegalActionError", "LayOff", "Match", "Meld",
+    "MisdealError", "PRESETS", "Phase", "Retract", "Rules", "RulesError", "ScoreSheet", "State",
+    "TakePile", "TeamHand", "View", "action_from_json", "action_to_json", "card_text", "cards_text",
     "load_preset", "parse_action", "parse_card", "parse_cards", "preset_options", "score_hand",
     "__version__",
 ]
