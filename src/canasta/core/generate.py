@@ -84,11 +84,18 @@ def _first(hand: list[int], base: int, k: int, out: list[int]) -> None:
             return
 
 
-def _wilds(hand: list[int], jokers: int, deuces: int) -> list[int]:
-    out = [JOKER] * jokers
-    if deuces:
-        _first(hand, 4, deuces, out)
+def _first_n(hand: list[int], base: int, k: int) -> list[int]:
+    out: list[int] = []
+    _first(hand, base, k, out)
     return out
+
+
+def _wild_table(hand: list[int], jokers: int, deuces: int) -> list[list[tuple[int, ...]]]:
+    """``table[j][d]``: the canonical wild cards of ``j`` jokers and ``d`` deuces (the
+    first deuces by suit), as in ``legality.wild_choices``."""
+    ds = _first_n(hand, 4, deuces)
+    return [[(JOKER,) * j + tuple(ds[:d]) for d in range(deuces + 1)]
+            for j in range(jokers + 1)]
 
 
 class _Turn:
@@ -170,10 +177,15 @@ def play_actions(s: HandData, full: FullCheck,
     melds = t.melds
     jokers = hand[JOKER]
     deuces = hand[4] + hand[5] + hand[6] + hand[7]
+    wild_tab = _wild_table(hand, jokers, deuces)
     for rank in NATURAL_RANKS:
         base = (rank - 1) * 4
         n = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
         existing = melds.get(rank)
+        if n:
+            nat = tuple(_first_n(hand, base, n))
+        else:
+            nat = ()
         if existing is not None:
             before = len(existing)
             before_wilds = 0
@@ -189,9 +201,7 @@ def play_actions(s: HandData, full: FullCheck,
                         v = meld_verdict(t, rank, True, before, before_wilds, k + j + d, j, d)
                         if v == NO:
                             continue
-                        cards: list[int] = []
-                        _first(hand, base, k, cards)
-                        a: Action = LayOff(rank, tuple(cards + _wilds(hand, j, d)))
+                        a: Action = LayOff(rank, nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
                             yield a
         elif n >= mr.min_naturals:
@@ -203,9 +213,7 @@ def play_actions(s: HandData, full: FullCheck,
                         v = meld_verdict(t, rank, False, 0, 0, k + j + d, j, d)
                         if v == NO:
                             continue
-                        cards = []
-                        _first(hand, base, k, cards)
-                        a = Meld(tuple(cards + _wilds(hand, j, d)))
+                        a = Meld(nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
                             yield a
     if mr.wild_melds:
@@ -220,7 +228,7 @@ def play_actions(s: HandData, full: FullCheck,
                                  j, d)
                 if v == NO:
                     continue
-                ws = tuple(_wilds(hand, j, d))
+                ws = wild_tab[j][d]
                 a = LayOff(WILD_RANK, ws) if wild_meld is not None else Meld(ws)
                 if v == SURE or full(s, a):
                     yield a
@@ -235,9 +243,9 @@ def play_actions(s: HandData, full: FullCheck,
                     v = meld_verdict(t, 3, False, 0, 0, k + j + d, j, d)
                     if v == NO:
                         continue
-                    cards = []
+                    cards: list[int] = []
                     _first_blacks(hand, k, cards)
-                    a = Meld(tuple(cards + _wilds(hand, j, d)))
+                    a = Meld(tuple(cards) + wild_tab[j][d])
                     if v == SURE or full(s, a):
                         yield a
     if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
@@ -315,14 +323,14 @@ def take_actions(s: HandData, full: FullCheck) -> Iterator[TakePile]:
     jokers = hand[JOKER]
     deuces = hand[4] + hand[5] + hand[6] + hand[7]
     cap = r.melds.max_wilds
+    nat = tuple(_first_n(hand, base, n))
+    wild_tab = _wild_table(hand, jokers, deuces)
     for k in range(n + 1):
         for j in range(min(jokers, cap) + 1):
             for d in range(min(deuces, cap - j) + 1):
                 if not take_ok_shape(s, k, j + d):
                     continue
-                cards: list[int] = []
-                _first(hand, base, k, cards)
-                a = TakePile(tuple(cards + _wilds(hand, j, d)))
+                a = TakePile(nat[:k] + wild_tab[j][d])
                 if full(s, a):
                     yield a
 
