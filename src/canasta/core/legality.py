@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from canasta.core import goingout, transitions
+from canasta.core import generate, goingout, transitions
 from canasta.core.actions import (
     Action,
     Answer,
@@ -69,25 +69,57 @@ def legal_actions(s: HandData) -> list[Action]:
 
 
 def iter_legal(s: HandData) -> Iterator[Action]:
+    """The legal actions, generated per rank from the hand's counts
+    (:mod:`canasta.core.generate`); the same actions in the same order as
+    :func:`reference_legal_actions`."""
     if s.phase is Phase.OVER:
         return
     if s.phase is Phase.ANSWER:
         yield Answer(True)
         yield Answer(False)
         return
-    seat = s.actor
     if s.phase is Phase.DRAW:
         if s.stock:
             yield Draw()
-        for take in take_candidates(s):
-            if check_take(s, seat, take.cards) is None:
-                yield take
+        yield from generate.take_actions(s, _full_check)
         if check_end_hand(s) is None:
             yield EndHand()
         return
-    for a in play_candidates(s):
-        if check(s, a) is None:
-            yield a
+    yield from generate.play_actions(s, _full_check, rare_candidates)
+
+
+def _full_check(s: HandData, action: Action) -> bool:
+    return check(s, action) is None
+
+
+def reference_legal_actions(s: HandData) -> list[Action]:
+    """Every legal action, found the slow way: every candidate of :func:`take_candidates` /
+    :func:`play_candidates` verified with the full checks. The reference that the fast
+    generation (:func:`legal_actions`) is tested against."""
+    if s.phase is not Phase.DRAW and s.phase is not Phase.PLAY:
+        return legal_actions(s)
+    out: list[Action] = []
+    if s.phase is Phase.DRAW:
+        if s.stock:
+            out.append(Draw())
+        out.extend(t for t in take_candidates(s) if check_take(s, s.actor, t.cards) is None)
+        if check_end_hand(s) is None:
+            out.append(EndHand())
+        return out
+    return [a for a in play_candidates(s) if check(s, a) is None]
+
+
+def rare_candidates(s: HandData) -> Iterator[Action]:
+    """Candidates of the rare rules, in :func:`play_candidates`'s order: sequence canastas
+    (``melds.real_canasta``) and kept red threes to declare (``red_threes.may_keep_as_stop``).
+    """
+    hand = s.hands[s.actor]
+    if s.rules.melds.real_canasta:
+        yield from sequence_candidates(s, hand)
+    if s.rules.red_threes.may_keep_as_stop:
+        for code in (9, 10):
+            if hand[code]:
+                yield Meld((code,))
 
 
 def pick(hand: list[int], codes: Sequence[int], k: int) -> list[int]:

@@ -1,46 +1,168 @@
-"""Benchmark: ``python -m canasta.bench [--variant V] [--hands N] [--runs R] [--players P]``.
+"""Benchmark: ``python -m canasta.bench [--against openspiel] [--baseline SRC] [--rounds R]``.
 
-Prints, as the median of several runs (machines are noisy), for random play-outs of whole
-hands: actions per second, hands per second, mean actions per hand, the cost of ``clone()``
-and of ``legal_actions()`` in microseconds, and the memory of one state (tracemalloc). Not a
-test: nothing here asserts a speed.
+Prints, as medians of interleaved rounds (machines are noisy; interleaving spreads the noise
+evenly over everything measured):
+
+* decisions per second of random play-outs of whole hands, for international Canasta and
+  Canastone (4 players). A decision is one ``apply()`` of an action chosen by a player; the
+  deal, red-three replacements and draws from the stock are automatic (chance) and are not
+  counted. The time includes dealing, ``legal_actions()``, the random choice and ``apply()``;
+* ``legal_actions()`` in microseconds with 11 and with 30 cards in hand (states built
+  deterministically by :func:`state_with_hand`), ``apply()`` and ``clone()`` in
+  microseconds, and the bytes of one state (tracemalloc of a ``clone()``), with ``clone()``
+  also at 30 cards to show whether its cost grows with the hand;
+* which core ran: compiled (mypyc) or pure Python (``canasta.core.COMPILED``).
+
+``--against openspiel`` (needs ``pip install 'canasta[bench]'``) also runs OpenSpiel's C++
+``gin_rummy`` from the same kind of Python loop (``legal_actions()``, ``random.choice``,
+``apply_action``; chance nodes sampled and not counted) in every round, and prints each
+round's ratio canasta / gin_rummy and their median. ``--baseline SRC`` runs, in every round,
+the same play-outs with the ``canasta`` package found under the folder ``SRC`` (e.g. the
+``src`` of an older commit checked out with ``git worktree add``) in a subprocess, and prints
+the median ratio new / old. Not a test: nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 
+from canasta.core.actions import Draw
 from canasta.core.rules import load_preset
 from canasta.core.state import State
 
+VARIANTS = ("international", "canastone")
 
-def playout_run(variant: str, hands: int, players: int, seed: int) -> tuple[float, float, float]:
-    """Play ``hands`` random hands; returns (actions/s, hands/s, actions per hand)."""
+
+def core_kind() -> str:
+    """``"compiled"`` when the mypyc-built core modules are the ones imported, else
+    ``"pure Python"``."""
+    import canasta.core
+
+    return "compiled" if canasta.core.COMPILED else "pure Python"
+
+
+# -- random play-outs ----------------------------------------------------------------------
+
+
+def playout_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
+    """Play ``hands`` random hands; returns (decisions, seconds)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
-    actions = 0
+    decisions = 0
     start = time.perf_counter()
     for h in range(hands):
         state = State.deal(rules, players, seed=seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
-            actions += 1
-    elapsed = time.perf_counter() - start
-    return actions / elapsed, hands / elapsed, actions / hands
+            decisions += 1
+    return decisions, time.perf_counter() - start
 
 
-def mid_hand_states(variant: str, players: int, count: int, seed: int) -> list[State]:
-    """States sampled in the middle of random hands (for clone and legal_actions timing)."""
+#: Run in a subprocess with another ``canasta`` on the path (``--baseline``): the same
+#: play-out loop, written only with names that every version of the engine has.
+BASELINE_SCRIPT = """
+import json, random, sys, time
+import canasta
+from canasta.core.rules import load_preset
+from canasta.core.state import State
+variant, hands, players, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rules = load_preset(variant)
+rng = random.Random(seed)
+n = 0
+t = time.perf_counter()
+for h in range(hands):
+    s = State.deal(rules, players, seed=seed * 100_003 + h)
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        n += 1
+print(json.dumps([n, time.perf_counter() - t, canasta.__file__]))
+"""
+
+
+def baseline_run(src: str, variant: str, hands: int, players: int,
+                 seed: int) -> tuple[int, float]:
+    """The play-outs of :func:`playout_run` with the package under ``src``; (decisions,
+    seconds). Raises RuntimeError when the subprocess fails or imports another package."""
+    env = dict(os.environ, PYTHONPATH=src)
+    proc = subprocess.run(
+        [sys.executable, "-c", BASELINE_SCRIPT, variant, str(hands), str(players), str(seed)],
+        capture_output=True, text=True, env=env, cwd=src,
+    )
+    if proc.returncode:
+        raise RuntimeError(f"baseline run failed: {proc.stderr.strip()[-2000:]}")
+    n, secs, where = json.loads(proc.stdout.strip().splitlines()[-1])
+    if not os.path.abspath(where).startswith(os.path.abspath(src)):
+        raise RuntimeError(f"baseline imported {where}, not the package under {src}")
+    return int(n), float(secs)
+
+
+def gin_rummy_run(games: int, seed: int) -> tuple[int, float]:
+    """OpenSpiel ``gin_rummy`` random play-outs from Python: (decisions, seconds). Chance
+    nodes (the deal, stock draws) are sampled uniformly and not counted."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+# -- single operations ---------------------------------------------------------------------
+
+
+def state_with_hand(variant: str, size: int, players: int = 4, seed: int = 1) -> State:
+    """A deterministic state in the PLAY phase whose player to act holds ``size`` cards: deal
+    with ``seed``, draw, then move cards between the stock (its top, no red three) and the
+    hand until the hand has ``size`` cards. Every card stays in the game (conservation)."""
+    rules = load_preset(variant)
+    s = State.deal(rules, players, seed=seed)
+    s.apply(Draw())
+    seat = s.actor
+    hand = s.hands[seat]
+    while s.hand_size[seat] < size:
+        i = len(s.stock) - 1
+        while s.stock[i] in (9, 10):
+            i -= 1
+        card = s.stock.pop(i)
+        hand[card] += 1
+        s.hand_size[seat] += 1
+    while s.hand_size[seat] > size:
+        card = next(c for c in range(len(hand)) if hand[c])
+        hand[card] -= 1
+        s.hand_size[seat] -= 1
+        s.stock.insert(0, card)
+    return s
+
+
+def mid_hand_states(variant: str, players: int, count: int, seed: int,
+                    depth: tuple[int, int] = (20, 80)) -> list[State]:
+    """States of random hands after ``depth`` (a range) decisions; hands over by then are
+    left out (for ``apply`` and ``clone`` timing)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
     out = []
     for h in range(count):
         state = State.deal(rules, players, seed=seed + h)
-        for _ in range(rng.randrange(20, 80)):
+        for _ in range(rng.randrange(*depth)):
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))
@@ -49,12 +171,27 @@ def mid_hand_states(variant: str, players: int, count: int, seed: int) -> list[S
     return out
 
 
-def per_call_us(states: list[State], what: str, repeat: int) -> float:
+def time_us(fn: Callable[[], object], repeat: int) -> float:
     start = time.perf_counter()
     for _ in range(repeat):
-        for s in states:
-            s.clone() if what == "clone" else s.legal_actions()
-    return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
+        fn()
+    return (time.perf_counter() - start) / repeat * 1e6
+
+
+def apply_us(states: list[State], repeat: int) -> float:
+    """Mean ``apply()`` of the first legal action, on clones (clone time subtracted)."""
+    pairs = [(s, s.legal_actions()[0]) for s in states]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for s, a in pairs:
+            s.clone().apply(a)
+    both = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for s, _a in pairs:
+            s.clone()
+    clone = time.perf_counter() - start
+    return (both - clone) / (repeat * len(pairs)) * 1e6
 
 
 def state_bytes(state: State) -> int:
@@ -67,31 +204,86 @@ def state_bytes(state: State) -> int:
     return sum(s.size_diff for s in after.compare_to(before, "filename"))
 
 
+# -- the report ----------------------------------------------------------------------------
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m canasta.bench", description=__doc__)
-    parser.add_argument("--variant", default="international")
+    parser = argparse.ArgumentParser(prog="python -m canasta.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--hands", type=int, default=40, help="hands per run")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--hands", type=int, default=20, help="hands per variant per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--against", choices=["openspiel"], default=None,
+                        help="also time OpenSpiel's gin_rummy in every round")
+    parser.add_argument("--games", type=int, default=40, help="gin_rummy games per round")
+    parser.add_argument("--baseline", metavar="SRC", default=None,
+                        help="folder holding another canasta package (e.g. an old commit's "
+                             "src/): time it too, in every round, in a subprocess")
     args = parser.parse_args(argv)
 
-    results = [playout_run(args.variant, args.hands, args.players, seed=r)
-               for r in range(args.runs)]
-    aps = statistics.median(r[0] for r in results)
-    hps = statistics.median(r[1] for r in results)
-    length = statistics.mean(r[2] for r in results)
-    states = mid_hand_states(args.variant, args.players, 30, seed=7)
-    clone_us = statistics.median(per_call_us(states, "clone", 50) for _ in range(args.runs))
-    legal_us = statistics.median(per_call_us(states, "legal", 5) for _ in range(args.runs))
+    ours: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    old: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    gin: list[float] = []
+    ratios: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    for r in range(args.rounds):
+        for v in VARIANTS:
+            n, secs = playout_run(v, args.hands, args.players, seed=r)
+            ours[v].append(n / secs)
+            if args.baseline:
+                n, secs = baseline_run(args.baseline, v, args.hands, args.players, seed=r)
+                old[v].append(n / secs)
+        if args.against == "openspiel":
+            n, secs = gin_rummy_run(args.games, seed=r)
+            gin.append(n / secs)
+            for v in VARIANTS:
+                ratios[v].append(ours[v][-1] / gin[-1])
+        print(f"  round {r + 1}/{args.rounds}: international {ours['international'][-1]:,.0f}"
+              f" canastone {ours['canastone'][-1]:,.0f}"
+              + (f" gin_rummy {gin[-1]:,.0f}" if gin else "")
+              + (f" baseline {old['international'][-1]:,.0f}" if args.baseline else "")
+              + " decisions/s", file=sys.stderr, flush=True)
+
+    small = state_with_hand("international", 11, args.players)
+    big = state_with_hand("international", 30, args.players)
+    legal11 = statistics.median(time_us(small.legal_actions, 200) for _ in range(5))
+    legal30 = statistics.median(time_us(big.legal_actions, 100) for _ in range(5))
+    early = mid_hand_states("international", args.players, 20, seed=3, depth=(10, 11))
+    late = mid_hand_states("international", args.players, 40, seed=3, depth=(150, 151))
+    clone_early = statistics.median(
+        time_us(lambda: [s.clone() for s in early], 100) / len(early) for _ in range(5))
+    clone_late = statistics.median(
+        time_us(lambda: [s.clone() for s in late], 100) / len(late) for _ in range(5))
+    states = mid_hand_states("international", args.players, 30, seed=7)
+    applied = statistics.median(apply_us(states, 20) for _ in range(5))
+    clone_mid = statistics.median(
+        time_us(lambda: [s.clone() for s in states], 100) / len(states) for _ in range(5))
     mem = int(statistics.median(state_bytes(s) for s in states[:10]))
-    print(f"canasta benchmark: {args.variant}, {args.players} players, random play-outs, "
-          f"median of {args.runs} runs of {args.hands} hands")
-    print(f"  actions per second   {aps:12,.0f}")
-    print(f"  hands per second     {hps:12,.1f}")
-    print(f"  actions per hand     {length:12,.1f}")
-    print(f"  clone()              {clone_us:12,.1f} us")
-    print(f"  legal_actions()      {legal_us:12,.1f} us")
-    print(f"  one state (clone)    {mem:12,d} bytes")
+    mem30 = state_bytes(big)
+
+    print(f"canasta benchmark ({core_kind()} core, Python "
+          f"{sys.version_info.major}.{sys.version_info.minor}): random play-outs, "
+          f"{args.players} players, median of {args.rounds} interleaved rounds of "
+          f"{args.hands} hands per variant")
+    for v in VARIANTS:
+        line = f"  decisions/s {v:<14} {statistics.median(ours[v]):10,.0f}"
+        if args.baseline:
+            rel = statistics.median(a / b for a, b in zip(ours[v], old[v], strict=True))
+            line += (f"   baseline {statistics.median(old[v]):10,.0f}   "
+                     f"new/baseline {rel:5.2f}x (median of rounds)")
+        print(line)
+    if gin:
+        print(f"  decisions/s gin_rummy      {statistics.median(gin):10,.0f}   (OpenSpiel C++, "
+              "Python loop)")
+        for v in VARIANTS:
+            print(f"  ratio {v} / gin_rummy: median {statistics.median(ratios[v]):.2f} "
+                  "(rounds " + " ".join(f"{x:.2f}" for x in ratios[v]) + ")")
+    print(f"  legal_actions() 11 cards   {legal11:10,.1f} us")
+    print(f"  legal_actions() 30 cards   {legal30:10,.1f} us")
+    print(f"  apply() mid-hand           {applied:10,.1f} us")
+    print(f"  clone() mid-hand           {clone_mid:10,.1f} us")
+    print(f"  clone() after 10 / 150 decisions {clone_early:4,.1f} / {clone_late:,.1f} us "
+          f"({len(early)} / {len(late)} states)")
+    print(f"  one state (clone) mid-hand {mem:10,d} bytes  (30 cards: {mem30:,d})")
 
 
 if __name__ == "__main__":
