@@ -1,0 +1,97 @@
+"""No reachable state without a legal action (issue 9 item 16; DESIGN.md: "no reachable
+non-terminal state without a legal action").
+
+The case found: seed 000's variant "possibilità di trattenere in mano uno o più Tre rossi ...
+per valersene come «carte stop»" (option ``keep_red_threes``, Canastone and classic Italian).
+A lay-off could leave a player holding only a kept red three that he may neither discard (a
+red three is no last discard, like a black three) nor declare (the replacement could not be
+discarded either), with no legal move: ``canasta simulate --variant classic_italian --rule
+keep_red_threes=true -n 150 --bots random --seed 3`` failed at hand 134.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from canasta import State, load_preset
+from canasta.core.rules import PRESETS, preset_options
+from canasta.core.state import MisdealError
+from helpers import deal, legal_texts, play, rule_of
+
+MAX_STEPS = 5000
+
+
+def test_a_lay_off_may_not_leave_only_a_kept_red_three() -> None:
+    rules = load_preset("classic_italian", {"keep_red_threes": "true"})
+    s = deal({1: "As Ah Ac Ks Kh Kd Kc Qs Qh Ad 3h"}, after="5c Qd", rules=rules,
+             auto_replacements=False)
+    play(s, "draw", "meld As Ah Ac", "meld Ks Kh Kd Kc", "meld Qs Qh Qd")
+    # Laying off Ad would leave 3h alone: no canasta to go out with, and a red three kept as a
+    # stop card is no last discard (seed 001 "scartando come ultima carta un Tre nero" names
+    # only the black three).
+    assert rule_of(s, "lay-off A Ad") == "going out"
+    assert legal_texts(s) == {"discard 3h", "discard Ad", "meld 3h"}
+    play(s, "meld 3h")  # declared and replaced: the player still has a move
+    assert legal_texts(s)
+
+
+def test_the_simulation_of_the_issue_plays_every_hand() -> None:
+    # The issue's command, in-process: 150 random hands of classic Italian with kept red threes
+    # (hand 134 had no legal action).
+    from canasta.sim.simulate import simulate
+
+    stats = simulate(load_preset("classic_italian", {"keep_red_threes": "true"}), 150,
+                     "random", players=4, seed=3)
+    assert stats.errors == 0 and stats.hands_played == 150
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> tuple[str, dict[str, str], int]:
+    preset = draw(st.sampled_from(PRESETS))
+    options = {
+        name: draw(st.sampled_from(sorted(opt.choices)))
+        for name, opt in sorted(preset_options(preset).items())
+        if draw(st.booleans())
+    }
+    players = draw(st.sampled_from(sorted(load_preset(preset).deal.player_counts)))
+    return preset, options, players
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule_set=rule_sets(), seed=st.integers(0, 2**32 - 1))
+def test_random_play_under_any_accepted_options_never_strands_a_player(
+    rule_set: tuple[str, dict[str, str], int], seed: int
+) -> None:
+    preset, options, players = rule_set
+    rules = load_preset(preset, options)
+    try:
+        s = State.deal(rules, players, seed=seed)
+    except MisdealError:
+        return
+    rng = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        if s.is_over:
+            return
+        actions = s.legal_actions()
+        assert actions, f"{preset} {options}: no legal action in {s!r}"
+        s.apply(rng.choice(actions))
+    raise AssertionError("the hand did not end")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1),
+       preset=st.sampled_from(["canastone", "classic_italian"]))
+def test_kept_red_threes_never_strand_a_player(seed: int, preset: str) -> None:
+    rules = load_preset(preset, {"keep_red_threes": "true"})
+    try:
+        s = State.deal(rules, 4, seed=seed)
+    except MisdealError:
+        return
+    rng = random.Random(seed)
+    while not s.is_over:
+        actions = s.legal_actions()
+        assert actions, f"no legal action in {s!r}"
+        s.apply(rng.choice(actions))
