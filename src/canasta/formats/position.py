@@ -26,6 +26,7 @@ from typing import Any
 from canasta.core import legality
 from canasta.core.actions import Action, ActionParseError, parse_action
 from canasta.core.cards import (
+    BLACK_THREES,
     NUM_CODES,
     POINTS,
     RED_THREES,
@@ -460,6 +461,7 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                        f"{s.hand_size[seat]}")
     if s.answer is not None and not s.asked:
         r.fail(sub(tp, "answer"), "expected null: nobody asked")
+    _check_impossible(r, s, path)
     if over:
         rp = sub(path, "result")
         if s.end_reason not in END_REASONS:
@@ -473,6 +475,38 @@ def _check_table(r: Reader, s: State, path: str) -> None:
             r.fail(sub(rp, "concealed"), "expected false: nobody went out")
     elif s.end_reason or s.went_out is not None or s.concealed:
         r.fail(sub(path, "result"), "expected no result while the hand is played")
+
+
+def _check_impossible(r: Reader, s: State, path: str) -> None:
+    """Positions no play can reach (issue 9 item 17): a hand ended by the stock while the stock
+    holds cards, a side out without the canastas its rules require, surprise cards under rules
+    that deal none (or more than they deal), a pile not frozen under a card that freezes it."""
+    rules = s.rules
+    rp = sub(path, "result")
+    if s.phase is Phase.OVER and s.end_reason in ("stock_exhausted", "last_card_red_three"):
+        if s.stock:
+            r.fail(sub(rp, "end_reason"), f"the hand ended with the stock ({s.end_reason}) "
+                                          f"while the stock holds {len(s.stock)} cards")
+    if s.phase is Phase.OVER and s.went_out is not None:
+        team = s.team_of[s.went_out]
+        size = rules.melds.canasta_size
+        have = sum(1 for m in s.melds[team].values() if len(m) >= size)
+        need = rules.canastas_required(s.players)
+        if have < need:
+            r.fail(sub(rp, "went_out"), f"team {team} went out with {have} canasta"
+                                        f"{'s' if have != 1 else ''}; its rules require {need} "
+                                        "[going_out.canastas_required]")
+    if len(s.surprise) > rules.deal.surprise_cards:
+        r.fail(sub(path, "surprise"), f"{len(s.surprise)} surprise cards, the rules deal "
+                                      f"{rules.deal.surprise_cards} [deal.surprise_cards]")
+    if s.pile and not s.pile_frozen:
+        top = s.pile[-1]
+        if is_wild(top) and rules.pile.wild_discard_freezes:
+            r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
+                                             "pile freezes it [pile.wild_discard_freezes]")
+        if top in BLACK_THREES and rules.pile.black_three_discard_freezes:
+            r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
+                                             "pile freezes it [pile.black_three_discard_freezes]")
 
 
 def state_from_json(text: str, source: str = "position") -> State:
