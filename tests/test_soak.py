@@ -1,0 +1,89 @@
+"""The soak benchmark (issue 9 item 19): a small slice of ``python -m canasta.sim.soak``, and
+each of its checks shown to catch what it looks for."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from canasta import State, load_preset
+from canasta.core.scoring import ScoreSheet
+from canasta.sim import soak
+from formatkit import random_states
+
+
+def test_a_slice_of_the_soak_has_no_break(capsys: pytest.CaptureFixture[str]) -> None:
+    report = soak.soak(6, seed=11, workers=1, every=3)
+    assert sum(report.hands.values()) == 6
+    assert {preset for preset, _ in report.hands} == set(soak.PRESETS)
+    assert report.breaks == [], report.text()
+    assert report.actions > 0
+    assert soak.main(["--hands", "2", "--workers", "1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "hands 2," in out and "breaks 0" in out
+
+
+def test_cases_are_reproducible_from_their_label() -> None:
+    a, b = soak.make_case(3, 17), soak.make_case(3, 17)
+    assert a == b and a.label == "3:17"
+    assert soak.make_case(3, 18) != a
+    assert soak.play_case(a).actions == soak.play_case(b).actions
+
+
+def _mid_hand(preset: str = "international") -> State:
+    # random_states plays on one state: keep copies
+    states = [s.clone() for s in random_states(load_preset(preset), 4, 5, every=1)
+              if len(s.stock) > 5]
+    return states[len(states) // 2]
+
+
+def test_the_card_check_finds_a_card_in_two_places() -> None:
+    s = _mid_hand()
+    full = soak._deck_counts(s.rules, s.players)
+    assert soak.check_cards(s, full) == ""
+    s.pile.append(s.stock[-1])  # one card now in the stock and the pile
+    assert "one place" in soak.check_cards(s, full)
+
+
+def test_the_clone_check_finds_a_shared_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _mid_hand()
+    assert soak.check_clone(s, random.Random(1)) == ""
+    real = State.clone
+
+    def shallow(self: State) -> State:
+        twin = real(self)
+        twin.hands = self.hands  # the bug the check is for: a list shared with the original
+        twin.stock = self.stock
+        twin.pile = self.pile
+        return twin
+
+    monkeypatch.setattr(State, "clone", shallow)
+    assert soak.check_clone(s, random.Random(1)) == "playing on a clone changed the original"
+
+
+def test_the_round_trip_check_and_the_score_check_catch_a_difference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    *_, end = random_states(load_preset("international"), 4, 6)
+    assert soak.check_round_trip(end) == "" and soak.check_score(end) == ""
+    real = State.score
+
+    def off_by_ten(self: State) -> list[ScoreSheet]:
+        sheets = real(self)
+        first = sheets[0]
+        sheets[0] = ScoreSheet(first.team, (*first.items, ("error", 10)),
+                               first.hand_total + 10, first.score_before)
+        return sheets
+
+    monkeypatch.setattr(State, "score", off_by_ten)
+    assert "!= canasta score" in soak.check_score(end)
+
+
+def test_a_break_names_the_case_and_the_command() -> None:
+    report = soak.Report()
+    case = soak.make_case(0, 2)
+    report.add(soak.Outcome(case, actions=5, broke="no legal action", step=5))
+    text = report.text()
+    assert "breaks 1" in text and "BREAK case 0:2 at action 5: no legal action" in text
+    assert "python -m canasta.sim.soak --case 0:2" in text
