@@ -231,3 +231,33 @@ def test_italian_names_of_house_rules_and_values() -> None:
     assert i18n.variant_name("classic_italian", "it") == "Canasta classica italiana"
     assert i18n.section_label("going_out", "it") == "Chiusura"
     assert i18n.option_label("ask_partner", "it") == "Chiedere al compagno"
+
+
+# -- score items -------------------------------------------------------------------------------
+
+
+def test_every_score_item_code_has_a_text_and_the_english_is_the_sheets_label() -> None:
+    from canasta.core.scoring import ITEM_TEXT, TeamHand, score_team
+    from canasta.i18n import score_item_text
+
+    for lang in languages():
+        assert all(f"score.{code}" in catalogue(lang) for code in ITEM_TEXT)
+    rules = load_preset("romanian")
+    seen = set()
+    for seed in range(30):
+        state = State.deal(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        for sheet in state.score():
+            for item in sheet.coded_items():
+                seen.add(item["code"])
+                assert score_item_text(item["code"], item["values"], "en") == item["label"]
+                it_text = score_item_text(item["code"], item["values"], "it")
+                assert "{" not in it_text
+    hand = TeamHand(melds=((0, 0, 0, 0, 0, 0, 0),), hands=((5, 6),), penalties=(("x", -50),))
+    sheet = score_team(0, hand, load_preset("canastone"))
+    assert [c for c, _ in sheet.codes][-1] == "penalty"
+    assert score_item_text("cards_in_hand", {"player": 1}, "it", "Bea") == \
+        "Carte rimaste in mano, Bea"
+    assert len(seen) >= 3

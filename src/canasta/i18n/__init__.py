@@ -123,3 +123,17 @@ def choice_label(value: str, lang: str = DEFAULT) -> str:
     numbers and unknown values are shown as they are."""
     key = f"choice.{value}"
     return t(key, lang) if has(key) else value
+
+
+def score_item_text(code: str, values: dict[str, Any], lang: str = DEFAULT,
+                    player_name: str | None = None) -> str:
+    """A score-sheet item (:attr:`canasta.core.scoring.ScoreSheet.codes`) for people;
+    ``player_name`` replaces "player N" in a cards-left-in-hand row.
+
+    >>> score_item_text("red_threes", {"count": 2}, "it")
+    'Tre rossi (2)'
+    """
+    vals = dict(values)
+    if "player" in vals:
+        vals["player"] = player_name or t("score.player_n", lang, n=vals["player"])
+    return t(f"score.{code}", lang, **vals)
