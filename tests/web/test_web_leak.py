@@ -21,7 +21,7 @@ SEAT_KEYS = {"hand", "legal", "go_out"}
 PUBLIC_KEYS = {
     "phase", "current", "actor", "teams", "hand_sizes", "melds", "red_threes", "pile_top",
     "pile_size", "pile_frozen", "stopped", "stock_size", "scores", "opened", "opening_minimum",
-    "opening_points", "log", "canasta_size", "end_reason", "went_out",
+    "opening_points", "log", "canasta_size", "end_reason", "went_out", "log_entries",
 }
 
 
