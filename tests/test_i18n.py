@@ -100,14 +100,13 @@ def test_no_refusal_text_is_left_without_a_rule_raising_it() -> None:
     keys = {refusal_key(r, load_preset("international", {"melds.wild_ratio": x}))
             for r in raised_rule_ids() for x in ("le", "lt")}
     texts = {k for k in catalogue("en") if k.startswith("refusal.")}
-    assert texts - keys == {"refusal.not_allowed", "refusal.quote", "refusal.no_quote"}
+    assert texts - keys == {"refusal.not_allowed", "refusal.quote"}
 
 
 def test_refusal_texts_need_only_values_the_rules_give() -> None:
     given_values = set(refusal_values(load_preset("international")))
     for key, text in catalogue("en").items():
-        if key.startswith("refusal.") and key not in ("refusal.not_allowed", "refusal.quote",
-                                                      "refusal.no_quote"):
+        if key.startswith("refusal.") and key not in ("refusal.not_allowed", "refusal.quote"):
             assert placeholders(text) <= given_values, key
 
 

@@ -82,6 +82,33 @@ MANUAL: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 
+#: Drafted quotes that say why a variant lacks the rule (read only where it is switched on by
+#: hand), or that fit a neighbouring rule: better no quote than a misleading one.
+DROP = {
+    ("going_out.natural_and_mixed_required", "brazilian"),
+    ("going_out.natural_and_mixed_required", "romanian"),
+    ("going_out.natural_canastas_required", "brazilian"),
+    ("going_out.final_discard_may_be_black_three", "brazilian"),
+    ("going_out.final_discard_may_be_wild", "brazilian"),
+    ("opening.naturals_only_at", "brazilian"),
+    ("opening.naturals_only_at", "romanian"),
+    ("pile.opening_take_top_card_only", "canastone"),
+    ("pile.opening_take_top_card_only", "classic_italian"),
+    ("pile.opening_take_top_card_only", "brazilian"),
+    ("pile.layoff_take_max_meld_size", "brazilian"),
+    ("red_threes.may_keep_as_stop", "brazilian"),
+}
+#: Where classic_italian's own sentence allows the rule and an option of Canastone's
+#: (inherited) switches it on, the Canastone sentence is the one that carries it.
+OVERRIDE: dict[tuple[str, str], tuple[str, str]] = {
+    ("going_out.natural_and_mixed_required", "classic_italian"):
+        ("000", "almeno una canasta pura ed una impura"),
+    ("going_out.natural_canastas_required", "classic_italian"):
+        ("000", "almeno due canaste pure"),
+    ("pile.layoff_take_max_meld_size", "classic_italian"):
+        ("000", "combinazione (inferiore a canasta)"),
+}
+
 
 def seed_text(num: str) -> str:
     path = next(SEEDS.glob(f"{num}_*.txt"))
@@ -123,7 +150,11 @@ def main() -> None:
         for variant, (num, quote) in MANUAL.get(rule, {}).items():
             assert found(quote, seed_text(num)), (rule, variant, quote)
             entry.setdefault(variant, {"seed": num, "quote": quote})
-        table[rule] = {v: entry[v] for v in PRESETS if v in entry}
+        for (r, variant), (num, quote) in OVERRIDE.items():
+            if r == rule:
+                assert found(quote, seed_text(num)), (rule, variant, quote)
+                entry[variant] = {"seed": num, "quote": quote}
+        table[rule] = {v: entry[v] for v in PRESETS if v in entry and (rule, v) not in DROP}
     json.dump(table, sys.stdout, ensure_ascii=False, indent=1)
     print()
 
