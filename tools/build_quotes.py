@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from canasta.core.rules import _FIELD_DOCS as FIELD_DOCS  # noqa: PLC2701
+from canasta.core.rule_values import field_doc
 from canasta.core.rules import PRESETS, preset_info
 
 SEEDS = Path("/work/shared/seeds")
@@ -142,7 +142,7 @@ def main() -> None:
             for num in nums:
                 text = seed_text(num)
                 cands = quotes_in(sources.get(rule, ""), num) + quotes_in(
-                    FIELD_DOCS.get(rule, ""), num)
+                    field_doc(*rule.split(".", 1)) if "." in rule else "", num)
                 good = [q for q in cands if found(q, text)]
                 if good:
                     entry[variant] = {"seed": num, "quote": good[0]}

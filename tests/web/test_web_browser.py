@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from conftest import ARTEFACTS, ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

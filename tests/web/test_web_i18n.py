@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import create, view
-
 from canasta.i18n import catalogue, languages
+from conftest import create, view
 
 
 def test_the_catalogues_are_served_as_the_python_side_reads_them(client: Any) -> None:
