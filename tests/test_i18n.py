@@ -97,14 +97,17 @@ def test_every_rule_id_the_engine_refuses_with_has_a_text() -> None:
 
 
 def test_no_refusal_text_is_left_without_a_rule_raising_it() -> None:
-    keys = {refusal_key(r, load_preset("international", {"melds.wild_ratio": x}))
-            for r in raised_rule_ids() for x in ("le", "lt")}
+    rules = {x: load_preset("international", {"melds.wild_ratio": x}) for x in ("le", "lt")}
+    state_values = refusal_values(rules["le"], State.deal(rules["le"], 4, seed=1))
+    keys = {refusal_key(r, rules[x], v) for r in raised_rule_ids() for x in ("le", "lt")
+            for v in ({}, state_values)}
     texts = {k for k in catalogue("en") if k.startswith("refusal.")}
     assert texts - keys == {"refusal.not_allowed", "refusal.quote"}
 
 
 def test_refusal_texts_need_only_values_the_rules_give() -> None:
-    given_values = set(refusal_values(load_preset("international")))
+    rules = load_preset("international")
+    given_values = set(refusal_values(rules, State.deal(rules, 4, seed=1)))
     for key, text in catalogue("en").items():
         if key.startswith("refusal.") and key not in ("refusal.not_allowed", "refusal.quote"):
             assert placeholders(text) <= given_values, key
@@ -197,8 +200,9 @@ def test_every_refusal_met_in_play_reads_fully_in_every_language(variant: str,
                 continue
             err = _refusal(state, action)
             for lang in languages():
-                text = refusal_text(err, rules, lang)
-                assert "{" not in text and not text.startswith("refusal."), text
+                for where in (None, state):
+                    text = refusal_text(err, rules, lang, where)
+                    assert "{" not in text and not text.startswith("refusal."), text
         state.apply(rng.choice(state.legal_actions()))
 
 
@@ -266,3 +270,13 @@ def test_every_score_item_code_has_a_text_and_the_english_is_the_sheets_label() 
     assert score_item_text("cards_in_hand", {"player": 1}, "it", "Bea") == \
         "Carte rimaste in mano, Bea"
     assert len(seen) >= 3
+
+
+def test_with_the_state_a_refusal_names_the_sides_own_minimum_and_canastas() -> None:
+    rules = load_preset("international")
+    state = State.deal(rules, 2, seed=4)
+    err = IllegalActionError("going_out.canastas_required", "x")
+    assert "needs 2 canasta(s)" in refusal_text(err, rules, "en", state)  # two-handed game
+    err = IllegalActionError("opening.minimums", "x")
+    assert "i 50 punti richiesti" in refusal_text(err, rules, "it", state)
+    assert "il punteggio minimo richiesto" in refusal_text(err, rules, "it")

@@ -259,8 +259,8 @@ class Game:
             try:
                 self.match.apply(action)
             except IllegalActionError as exc:
-                self.console.print(Text(refusal_text(exc, self.match.rules, self.lang),
-                                        style="bold red"))
+                self.console.print(Text(refusal_text(exc, self.match.rules, self.lang,
+                                                     state), style="bold red"))
                 self.console.print(Text(f"  (rule: {exc.rule}) Type help for the legal moves.",
                                         style="red"))
                 continue

@@ -23,7 +23,7 @@ from typing import Any
 
 from canasta.bots import BOTS, Bot, make_bot
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
-from canasta.core.rules import PRESETS, Rules, RulesError, load_preset, preset_options
+from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
 from canasta.i18n.refusals import refusal_parts
 from canasta.web.game import Game, shuffled_deck
@@ -77,10 +77,12 @@ class WebError(Exception):
         return out
 
 
-def _illegal(exc: IllegalActionError, rules: Rules) -> WebError:
+def _illegal(exc: IllegalActionError, game: Game) -> WebError:
     """The error of an illegal move: the engine's reason (English, for API clients) and the
-    refusal as data, which the page writes in its own language."""
-    return WebError("illegal", exc.reason, exc.rule, refusal_parts(exc, rules))
+    refusal as data (with the values of the seat to act), which the page writes in its own
+    language."""
+    return WebError("illegal", exc.reason, exc.rule,
+                    refusal_parts(exc, game.rules, game.state))
 
 
 def hash_token(token: str) -> str:
@@ -445,7 +447,7 @@ class TableManager:
                 try:
                     table.game.state.clone().apply(action)
                 except IllegalActionError as exc:
-                    raise _illegal(exc, table.game.rules) from None
+                    raise _illegal(exc, table.game) from None
                 raise WebError("illegal", why)  # pragma: no cover - check and apply agree
             await self._commit(table, seat, [action])
             return table.payload(seat)
@@ -462,7 +464,7 @@ class TableManager:
             plan = state.going_out_plan() if state.phase is Phase.PLAY else None
             if not plan:
                 raise _illegal(IllegalActionError("going out", "you cannot go out now"),
-                               table.game.rules)
+                               table.game)
             await self._commit(table, seat, plan)
             return table.payload(seat)
 
@@ -499,7 +501,7 @@ class TableManager:
                         table.id, exc)
             await self._reload(table)
             if isinstance(exc, IllegalActionError):
-                raise _illegal(exc, game.rules) from None
+                raise _illegal(exc, table.game) from None
             raise WebError("storage", "the move could not be stored; try again") from None
         table.version += len(texts)
         if finished is not None and finished.match_over:
