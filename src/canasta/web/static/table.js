@@ -73,6 +73,9 @@ function onError(msg) {
   else if (msg.code === "not-your-turn") text = t("ui.err_not_your_turn");
   else if (msg.code === "illegal" && msg.refusal) text = refusalText(msg.refusal);
   else if (msg.code === "illegal") text = t("ui.err_illegal", { msg: msg.message });
+  else if (msg.code === "not-allowed") text = t("ui.err_not_allowed");
+  else if (msg.code === "storage") text = t("ui.err_storage");
+  else if (msg.code === "server-error") text = t("ui.err_server");
   else text = t("ui.err_generic", { msg: msg.message });
   toast(text);
 }
