@@ -234,8 +234,8 @@ def test_italian_names_of_house_rules_and_values() -> None:
     assert i18n.choice_label("lt", "it") == "meno matte che naturali"
     assert i18n.choice_label("true", "it") == "sì"
     assert i18n.choice_label("3000", "it") == "3000"
-    assert i18n.variant_name("classic_italian", "it") == "Canasta classica italiana"
-    assert i18n.section_label("going_out", "it") == "Chiusura"
+    assert i18n.variant_name("classic_italian", "it") == "Canasta classica"
+    assert i18n.section_label("going_out", "it") == "La chiusura"
     assert i18n.option_label("ask_partner", "it") == "Chiedere al compagno"
 
 
@@ -280,3 +280,21 @@ def test_with_the_state_a_refusal_names_the_sides_own_minimum_and_canastas() -> 
     err = IllegalActionError("opening.minimums", "x")
     assert "i 50 punti richiesti" in refusal_text(err, rules, "it", state)
     assert "il punteggio minimo richiesto" in refusal_text(err, rules, "it")
+
+
+def test_english_variant_names_are_the_presets_titles() -> None:
+    from canasta.core.rules import preset_info
+
+    for variant in PRESETS:
+        assert i18n.variant_name(variant) == preset_info(variant)["title"]
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_rules_field_has_a_name_in_the_rule_sheet(lang: str) -> None:
+    from canasta.core.rules import field_names
+
+    cat = catalogue(lang)
+    keys = {k for k in field_names() if "." in k}
+    assert sorted(k for k in keys if f"rule.{k}" not in cat) == []
+    assert sorted(k[5:] for k in cat if k.startswith("rule.") and k.count(".") == 2
+                  and k[5:] not in keys) == []
