@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from canasta.core.cards import card_text, rank_text
-from canasta.i18n import DEFAULT, t
+from canasta.core.cards import WILD_RANK, card_text, rank_text
+from canasta.i18n.catalogue import DEFAULT, t
 
 Entry = dict[str, Any]
 
@@ -44,11 +44,17 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
     Hidden cards (another seat's draw) never appear: only their count. Kinds without a line
     (the deal itself) give ``[]``.
     """
+    if viewer is not None and viewer >= 0 and hasattr(event, "visible_to"):
+        event = event.visible_to(viewer)
+    elif hasattr(event, "public"):
+        event = event.public()
     kind = type(event).__name__
     seat = getattr(event, "seat", None)
     own = seat is not None and seat == viewer
     out: list[Entry] = []
-    if kind == "RedThreesLaidOut":
+    if kind == "Dealt":
+        out.append({"key": "event.dealt", "values": {}, "seat": event.first})
+    elif kind == "RedThreesLaidOut":
         for c in event.cards:
             out.append(_entry("red_three", seat, viewer, card=card_text(c)))
     elif kind == "UpcardTurned":
@@ -72,6 +78,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
             out.append(_entry("black_threes_out", seat, viewer, count=len(event.cards)))
         elif event.new:
             out.append(_entry("meld", seat, viewer, cards=_cards(event.cards)))
+        elif event.key == WILD_RANK:
+            out.append(_entry("lay_off_wild", seat, viewer, cards=_cards(event.cards)))
         else:
             out.append(_entry("lay_off", seat, viewer, cards=_cards(event.cards),
                               rank=rank_text(event.key)))
@@ -106,22 +114,23 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
 def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
            teams: Sequence[str] | None = None) -> str:
     """The text of one entry: ``names[seat]`` fills ``{name}`` and ``teams[team]``
-    ``{team}`` (default "Seat N" / "Team N")."""
+    ``{team}`` (without names: ``seat N`` / ``team N``, numbered from 0 as in the engine)."""
     values = dict(entry.get("values", {}))
     seat = entry.get("seat")
     if seat is not None:
-        values["name"] = names[seat] if names else t("ui.seat_n", lang, n=seat + 1)
+        values["name"] = names[seat] if names else f"seat {seat}"
     team = entry.get("team")
     if team is not None:
-        values["team"] = teams[team] if teams else t("ui.team_n", lang, n=team + 1)
+        values["team"] = teams[team] if teams else f"team {team}"
     return t(entry["key"], lang, **values)
 
 
-def describe_event(event: Any, viewer_seat: int | None, lang: str = DEFAULT,
+def describe_event(event: Any, viewer_seat: int | None = None, lang: str = DEFAULT,
                    names: Sequence[str] | None = None,
                    teams: Sequence[str] | None = None) -> str:
     """One event in words, as ``viewer_seat`` sees it ("You draw 7h" / "North draws 1
-    card(s) from the stock"); "" for an event without a line."""
+    card(s) from the stock"); "" for an event without a line. ``viewer_seat`` None (or
+    ``canasta.core.events.PUBLIC``): an onlooker, who sees the public form only."""
     return " ".join(render(e, lang, names, teams) for e in event_entries(event, viewer_seat))
 
 

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from canasta.core.rules import Rules
-from canasta.i18n import DEFAULT, t
+from canasta.i18n.catalogue import DEFAULT, t
 
 if TYPE_CHECKING:
     from canasta.core.data import HandData
