@@ -22,6 +22,7 @@ from canasta.core.actions import Action, AskPartner, Discard, Draw, EndHand, par
 from canasta.core.cards import JOKER, card_text, cards_of
 from canasta.core.state import IllegalActionError, Phase, View
 from canasta.formats.records import load_record
+from canasta.i18n.refusals import refusal_text
 
 register_commands()
 runner = CliRunner()
@@ -122,7 +123,8 @@ def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
     # help lists the legal moves by number; the first decision is to draw.
     assert "Type the number of a move" in text and "1 draw" in text
     # The illegal discard gets the engine's reason and rule; the game goes on.
-    assert f"Not allowed: {info.value.reason}" in text
+    assert flat(refusal_text(info.value, first.rules, "en")) in text
+    assert text.count("Not allowed: ") >= 1 and "seed 002: " in text
     assert f"rule: {info.value.rule}" in text
     assert "Cannot read that move: meld: '9x' at position 2 is not a card" in text
     assert "No move number 99" in text
@@ -327,3 +329,13 @@ def test_play_from_a_malformed_position_exits_2_and_names_the_file(tmp_path: Pat
     code, out = play(["--from", str(bad)], [])
     assert code == 2
     assert "bad.json" in flat(out)
+
+
+def test_refusals_in_italian_with_the_variants_own_seed() -> None:
+    """`--lang it`: "Non consentito: …" with the sentence of the variant's seed text."""
+    code, out = play(["--seed", str(SEED), "--bots", "random", "--variant", "canastone",
+                      "--lang", "it"], ["discard JK", "quit"])
+    text = flat(out)
+    assert code == 0
+    assert "Non consentito: " in text and "testo 000: «" in text
+    assert "Not allowed" not in text

@@ -86,3 +86,17 @@ def test_variants_lists_presets_and_options() -> None:
     assert by_name["classic_italian"]["extends"] == "canastone"
     assert by_name["brazilian"]["options"]["sujo"]["choices"] == ["off", "stands", "reverts"]
     assert by_name["canastone"]["players"] == [2, 3, 4, 6]
+
+
+def test_the_rule_sheet_and_the_variants_in_italian() -> None:
+    """`--lang it`: rule names, values, sections and house-rule descriptions in Italian, from
+    the shared catalogues; option names and values stay what --rule takes."""
+    result = runner.invoke(app, ["rules", "canastone", "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Combinazioni e canaste" in text and "Carte in una canasta" in text
+    assert "Regole della casa" in text and "clean_opening" in text
+    assert "Melds and canastas" not in text
+    result = runner.invoke(app, ["variants", "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    assert "Canasta internazionale" in result.output

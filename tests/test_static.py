@@ -10,6 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_LAYERS = [
     "src/canasta/__init__.py", "src/canasta/core", "src/canasta/formats", "src/canasta/bots",
+    "src/canasta/i18n",
 ]
 
 

@@ -5,11 +5,13 @@ Italian. Screenshots are kept under test-artefacts/web/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
 from conftest import ARTEFACTS, ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -219,3 +221,34 @@ def test_a_friend_joins_by_invitation_and_a_spectator_watches(server: ServerProc
     assert friend.inner_text(".tab[data-tab=log]") == "Log"
     for page in (host, friend, watcher):
         assert page.errors == []
+
+
+ENGLISH = re.compile(r"\b(Not allowed|the|draws|discards|melds|takes|seat|player|you)\b")
+
+
+def test_an_italian_page_shows_refusals_and_the_log_in_italian(server: ServerProcess,
+                                                               browser: Any) -> None:
+    page = new_page(browser, DESKTOP, locale="it-IT")
+    page.goto(server.base + "/")
+    page.wait_for_selector(".seat-row")
+    # house rules, their values and the variant in Italian, from the shared catalogues
+    page.click("#options-box summary")
+    assert page.inner_text("#variant option:checked") == "Canasta internazionale"
+    options = page.inner_text("#options").lower()  # names are capitalized by CSS
+    assert "matte rispetto alle naturali" in options and "qualsiasi" in options
+    page.click("#create-btn")
+    page.wait_for_selector("#sit:visible")
+    page.click("#sit")
+    page.wait_for_selector(".hand .card")
+    page.wait_for_function("document.body.dataset.myTurn === 'yes' && "
+                           "document.body.dataset.phase === 'draw'", timeout=60_000)
+    # a move the rules refuse (discarding before drawing), sent as the page sends moves
+    page.evaluate("act({type: 'discard', card: V().hand[0]})")
+    page.wait_for_selector("#toast:not(.hidden)")
+    toast = page.inner_text("#toast")
+    assert toast.startswith("Non consentito: ") and "testo 002: «" in toast
+    assert not ENGLISH.search(toast), toast
+    log = page.inner_text("#log")
+    assert log.strip() and not ENGLISH.search(log), log
+    shot(page, "desktop-it-refusal", full=False)
+    assert page.errors == []

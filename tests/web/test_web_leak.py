@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from conftest import create
 
 from canasta.core.cards import NUM_CODES, card_text, parse_card
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
+from conftest import create
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[AKQJT2-9])[shdc](?![A-Za-z0-9])"
                   r"|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
@@ -21,7 +21,7 @@ SEAT_KEYS = {"hand", "legal", "go_out"}
 PUBLIC_KEYS = {
     "phase", "current", "actor", "teams", "hand_sizes", "melds", "red_threes", "pile_top",
     "pile_size", "pile_frozen", "stopped", "stock_size", "scores", "opened", "opening_minimum",
-    "opening_points", "log", "canasta_size", "end_reason", "went_out",
+    "opening_points", "log", "canasta_size", "end_reason", "went_out", "log_entries",
 }
 
 

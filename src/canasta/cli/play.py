@@ -38,6 +38,8 @@ from canasta.formats.records import (
     match_from_state,
     save_record,
 )
+from canasta.i18n import languages, resolve_lang
+from canasta.i18n.refusals import refusal_text
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
@@ -94,6 +96,7 @@ class Game:
         human: the person's seat.
         bot_kinds: the bot name of each seat ("" for the person), kept in the record.
         shown: how many lines of the hand's log have been printed.
+        lang: the language of refusals (a catalogue of canasta.i18n: en, it).
     """
 
     match: Match
@@ -105,6 +108,7 @@ class Game:
     human: int = 0
     bot_kinds: list[str] = field(default_factory=list)
     shown: int = 0
+    lang: str = "en"
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -255,7 +259,8 @@ class Game:
             try:
                 self.match.apply(action)
             except IllegalActionError as exc:
-                self.console.print(Text(f"Not allowed: {exc.reason}", style="bold red"))
+                self.console.print(Text(refusal_text(exc, self.match.rules, self.lang,
+                                                     state), style="bold red"))
                 self.console.print(Text(f"  (rule: {exc.rule}) Type help for the legal moves.",
                                         style="red"))
                 continue
@@ -352,7 +357,8 @@ _KIND_RE = re.compile(r"^(.*) \((\w+)\)$")
 
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str,
-          console: Console, read: Reader, start_from: str | None = None) -> int:
+          console: Console, read: Reader, start_from: str | None = None,
+          lang: str = "en") -> int:
     """Set up and play a game; returns the exit code (2 for a bad option)."""
     try:
         if start_from is not None:
@@ -394,7 +400,8 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
         console.print(Text(f"Error: {exc}", style="bold red"))
         return 2
     bot_objs = {seat: make_bot(kinds[seat]) for seat in range(1, match.players)}
-    game = Game(match, names, bot_objs, console, read, save=save, bot_kinds=kinds)
+    game = Game(match, names, bot_objs, console, read, save=save, bot_kinds=kinds,
+                lang=resolve_lang(lang))
     if resume is not None or start_from is not None:
         game.shown = max(0, len(match.state.log) - 8)  # the last moves, as a recap
     if resume is None and start_from is None:
@@ -442,6 +449,8 @@ def register(app: typer.Typer) -> None:
             help="Start from a saved position file or a record's current position "
                  "(- for standard input; --variant, --rule and --players are then "
                  "ignored).")] = None,
+        lang: Annotated[str, typer.Option(
+            help="Language of refusals: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
@@ -451,6 +460,6 @@ def register(app: typer.Typer) -> None:
 
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
                      save=save, resume=resume, name=name, console=console, read=read,
-                     start_from=start_from)
+                     start_from=start_from, lang=lang)
         if code:
             raise typer.Exit(code)

@@ -57,7 +57,9 @@ class ScoreSheet:
     """The itemized score of one team for one hand.
 
     ``items`` are ``(label, points)`` rows in the order a scorekeeper writes them; their sum
-    is ``hand_total``; ``score_after = score_before + hand_total``.
+    is ``hand_total``; ``score_after = score_before + hand_total``. ``codes`` gives each
+    item's code and values (``("red_threes", {"count": 2})``, see :data:`ITEM_TEXT`), from
+    which front ends take the text in the reader's language (canasta.i18n, ``score.<code>``).
     """
 
     team: int
@@ -65,6 +67,7 @@ class ScoreSheet:
     hand_total: int
     score_before: int
     score_after: int = field(init=False)
+    codes: tuple[tuple[str, dict[str, int | str]], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score_after", self.score_before + self.hand_total)
@@ -77,6 +80,52 @@ class ScoreSheet:
             "score_before": self.score_before,
             "score_after": self.score_after,
         }
+
+    def coded_items(self) -> list[dict[str, object]]:
+        """The items with their codes: ``[{"code", "values", "label", "points"}, ...]``."""
+        return [{"code": code, "values": dict(values), "label": label, "points": pts}
+                for (label, pts), (code, values) in zip(self.items, self.codes, strict=True)]
+
+
+#: The English text of each score-item code (``{name}`` placeholders); the message
+#: catalogues (canasta.i18n, ``score.<code>``) hold it in every language.
+ITEM_TEXT = {
+    "natural_canasta": "Natural canasta",
+    "natural_canasta_aces": "Natural canasta of aces",
+    "natural_canasta_black_threes": "Natural canasta of black threes",
+    "mixed_canasta": "Mixed canasta",
+    "mixed_canasta_aces": "Mixed canasta of aces",
+    "mixed_canasta_black_threes": "Mixed canasta of black threes",
+    "wild_canasta": "Wild canasta",
+    "wild_canasta_deuces": "Wild canasta of deuces",
+    "wild_canasta_six_jokers": "Wild canasta of six jokers and a deuce",
+    "sequence_canasta": "Sequence canasta (canastra real)",
+    "black_threes_out_of_play": "Black threes out of play ({count})",
+    "five_natural_canastas": "Five natural canastas and a mixed one",
+    "five_canastas": "Five canastas, natural and mixed",
+    "red_threes": "Red threes ({count})",
+    "red_threes_in_hand": "Red threes left in hand ({count})",
+    "going_out_concealed": "Going out concealed",
+    "going_out": "Going out",
+    "melded_no_canasta": "Melded cards, no canasta (counted against)",
+    "melded": "Melded cards",
+    "cards_in_hand": "Cards left in hand, player {player}",
+    "cards_in_hand_unopened": "Cards left in hand, player {player} (x{multiplier}, side had "
+                              "not opened)",
+    "all_black_threes_in_hand": "All four black threes in hand",
+    "black_threes_in_hand": "Black threes in hand ({count})",
+    "penalty": "Penalty: {name}",
+    "sujo_reverts": "Past the exact target (Sujo): back to the score before the hand",
+}
+_KIND_CODE = {
+    "natural canasta": "natural_canasta", "natural canasta of aces": "natural_canasta_aces",
+    "natural canasta of black threes": "natural_canasta_black_threes",
+    "mixed canasta": "mixed_canasta", "mixed canasta of aces": "mixed_canasta_aces",
+    "mixed canasta of black threes": "mixed_canasta_black_threes",
+    "wild canasta": "wild_canasta", "wild canasta of deuces": "wild_canasta_deuces",
+    "wild canasta of six jokers and a deuce": "wild_canasta_six_jokers",
+    "sequence canasta (canastra real)": "sequence_canasta",
+}
 
 
 def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:
@@ -117,17 +166,23 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
     cards left in hand (one row per player), black threes in hand, penalties.
     """
     items: list[tuple[str, int]] = []
+    codes: list[tuple[str, dict[str, int | str]]] = []
+
+    def add(code: str, points: int, **values: int | str) -> None:
+        items.append((ITEM_TEXT[code].format(**values), points))
+        codes.append((code, values))
+
     out_of_play = [m for m in hand.melds if m and rules.melds.black_threes_out_of_play
                    and all(is_black_three(c) for c in m)]
     if out_of_play:
         # Seed 004: "3 negru se scoate din joc numai in formatie de 4": they score nothing.
-        items.append((f"Black threes out of play ({sum(len(m) for m in out_of_play)})", 0))
+        add("black_threes_out_of_play", 0, count=sum(len(m) for m in out_of_play))
         hand = replace(hand, melds=tuple(m for m in hand.melds if m not in out_of_play))
     kinds = [(m, classify_meld(m, rules)) for m in hand.melds]
     canastas = [(m, k) for m, k in kinds if k is not None]
     for m, k in canastas:
         assert k is not None
-        items.append((k.label.capitalize(), canasta_bonus(m, rules)))
+        add(_KIND_CODE[k.label], canasta_bonus(m, rules))
 
     # Five canastas (seed 000): wild canastas do not count toward the five.
     s = rules.scoring
@@ -137,11 +192,11 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
     has_natural = any(k is not None and k.natural and not k.wild for _, k in canastas)
     has_mixed = any(k is not None and not k.natural and not k.wild for _, k in canastas)
     if s.five_natural_canastas and naturals >= 5 and mixed >= 1:
-        items.append(("Five natural canastas and a mixed one", s.five_natural_canastas))
+        add("five_natural_canastas", s.five_natural_canastas)
         if s.five_canastas_mode == "cumulative" and s.five_canastas:
-            items.append(("Five canastas, natural and mixed", s.five_canastas))
+            add("five_canastas", s.five_canastas)
     elif s.five_canastas and len(plain) >= 5 and naturals >= 1 and mixed >= 1:
-        items.append(("Five canastas, natural and mixed", s.five_canastas))
+        add("five_canastas", s.five_canastas)
 
     melded_any = any(len(m) for m in hand.melds)
     if hand.red_threes:
@@ -161,27 +216,27 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
                 factor = -1
             else:
                 factor = -2
-        items.append((f"Red threes ({hand.red_threes})", factor * value))
+        add("red_threes", factor * value, count=hand.red_threes)
     # Red threes still in a hand (kept as stop cards, S000 variant, or not declared) cost the
     # in-hand penalty instead of their card points (S000 "costa 500 punti negativi").
     reds_in_hand = hand.red_threes_in_hand + sum(
         1 for cards in hand.hands for c in cards if is_red_three(c))
     if reds_in_hand:
-        items.append((f"Red threes left in hand ({reds_in_hand})",
-                      -rules.red_threes.in_hand_penalty * reds_in_hand))
+        add("red_threes_in_hand", -rules.red_threes.in_hand_penalty * reds_in_hand,
+            count=reds_in_hand)
 
     if hand.went_out:
         g = rules.going_out
         if hand.concealed and g.concealed_bonus:
-            items.append(("Going out concealed", g.concealed_bonus))
+            add("going_out_concealed", g.concealed_bonus)
         else:
-            items.append(("Going out", g.bonus))
+            add("going_out", g.bonus)
 
     melded_points = sum(POINTS[c] for m in hand.melds for c in m)
     if s.melds_count_negative_without_canasta and melded_any and not canastas:
-        items.append(("Melded cards, no canasta (counted against)", -melded_points))
+        add("melded_no_canasta", -melded_points)
     else:
-        items.append(("Melded cards", melded_points))
+        add("melded", melded_points)
 
     multiplier = s.unopened_hand_multiplier if not melded_any else 1
     side_blacks = 0
@@ -191,27 +246,27 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
         counted = [c for c in cards
                    if not is_red_three(c) and not (blacks and is_black_three(c))]
         pts = sum(POINTS[c] for c in counted)
-        label = f"Cards left in hand, player {i + 1}"
         if multiplier != 1:
-            label += f" (x{multiplier}, side had not opened)"
-        items.append((label, -pts * multiplier))
+            add("cards_in_hand_unopened", -pts * multiplier, player=i + 1,
+                multiplier=multiplier)
+        else:
+            add("cards_in_hand", -pts, player=i + 1)
     if side_blacks:
         # Seed 004: "3 de negru in mana -100", "toate 4 cartile de 3 negru -1600".
         if side_blacks == 4 and s.all_black_threes_in_hand:
-            items.append(("All four black threes in hand", -s.all_black_threes_in_hand))
+            add("all_black_threes_in_hand", -s.all_black_threes_in_hand)
         else:
-            items.append((f"Black threes in hand ({side_blacks})",
-                          -s.black_three_in_hand * side_blacks))
+            add("black_threes_in_hand", -s.black_three_in_hand * side_blacks,
+                count=side_blacks)
     for name, pts in hand.penalties:
-        items.append((f"Penalty: {name}", pts))
+        add("penalty", pts, name=name)
     total = sum(p for _, p in items)
     end = rules.end
     if end.exact_target and end.overshoot == "reverts" and hand.score_before + total > end.target:
         # Seed 003, Sujo: "se lo supera, torna alla soglia precedente".
-        items.append(("Past the exact target (Sujo): back to the score before the hand",
-                      -total))
+        add("sujo_reverts", -total)
         total = 0
-    return ScoreSheet(team, tuple(items), total, hand.score_before)
+    return ScoreSheet(team, tuple(items), total, hand.score_before, tuple(codes))
 
 
 def score_hand(teams: Sequence[TeamHand], rules: Rules) -> list[ScoreSheet]:

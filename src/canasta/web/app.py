@@ -15,6 +15,8 @@ HTTP API (JSON)::
     POST /api/tables/{id}/seats/{seat}/bot  {"token", "level"}: a bot plays that seat
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
+    GET  /i18n                              {"languages": ["en", "it", ...]}
+    GET  /i18n/{lang}.json                  the message catalogue of a language (canasta.i18n)
 
 WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<seat token>"}``
 (no token: a spectator) and receives ``{"type": "state", ...}`` now and after every change.
@@ -22,7 +24,10 @@ It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"te
 ``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
 ``{"type": "bot", "seat": s, "level": "greedy"}``, ``{"type": "take-back"}`` and
 ``{"type": "ping"}``. A refused message is answered ``{"type": "error", "code", "message",
-"version"}`` to its sender only, and the table is unchanged.
+"version"}`` to its sender only, and the table is unchanged; an illegal move's error also
+carries ``"rule"`` and ``"refusal"`` (``{"rule", "key", "values", "variant", "seed",
+"quote"}``, see :func:`canasta.i18n.refusals.refusal_parts`), from which the page writes
+"Not allowed: …" in its own language with the variant's seed sentence.
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
 fragment ``#seat=...``, which browsers never send to the server).
@@ -45,6 +50,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from canasta import i18n
 from canasta.web.storage import Store
 from canasta.web.tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
 
@@ -99,6 +105,17 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     async def page_table(request: Request) -> Response:
         return FileResponse(STATIC / "table.html")
+
+    async def api_languages(request: Request) -> Response:
+        return JSONResponse({"languages": list(i18n.languages())})
+
+    async def api_catalogue(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in i18n.languages():
+            return JSONResponse({"type": "error", "code": "not-found",
+                                 "message": f"no catalogue for '{lang}'"}, status_code=404)
+        return JSONResponse(i18n.catalogue(lang),
+                            headers={"Cache-Control": "public, max-age=300"})
 
     async def api_variants(request: Request) -> Response:
         return JSONResponse({"variants": variants(), "bots": bot_levels()})
@@ -275,6 +292,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         Route("/", page_index),
         Route("/t/{table_id}", page_table),
         Route("/api/variants", api_variants),
+        Route("/i18n", api_languages),
+        Route("/i18n/{lang}.json", api_catalogue),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/actions", api_action, methods=["POST"]),

@@ -18,6 +18,7 @@ from canasta.core.match import MAX_REDEALS, Match
 from canasta.core.rules import Rules, load_preset
 from canasta.core.state import MisdealError, Phase, State, View
 from canasta.formats.records import match_to_record, record_to_match
+from canasta.i18n.events import Entry, entries_from_log, event_entries
 from canasta.web.storage import HandData, TableData
 
 _SYSRAND = random.SystemRandom()
@@ -127,6 +128,7 @@ class Game:
         out = _public(view, self.rules)
         out["end_reason"] = state.end_reason
         out["went_out"] = state.went_out
+        out["log_entries"] = self.log_entries(view, seat)
         if seat is not None:
             out["hand"] = [card_text(c) for c in view.hand]
             out["legal"] = [_action_json(a) for a in view.legal_actions]
@@ -137,13 +139,25 @@ class Game:
                     out["go_out"] = [a.text() for a in plan]
         return out
 
+    def log_entries(self, view: View, seat: int | None) -> list[Entry]:
+        """The hand's log as ``seat`` may read it (None: an onlooker), as catalogue entries
+        (canasta.i18n.events): from the view's events where the engine has them, else from
+        its log lines (read here, on the server, never on the page)."""
+        events = getattr(view, "events", None)
+        if events is not None:
+            return [e for ev in events for e in event_entries(ev, seat)]
+        return entries_from_log(view.log, seat, self.state.went_out)
+
     def sheets_json(self) -> list[dict[str, Any]]:
-        """Every finished hand's score sheets, in order."""
+        """Every finished hand's score sheets, in order; ``codes`` gives, per sheet, each
+        item's code and values (the page's text for it comes from the catalogues)."""
         out = []
         for number, rec in enumerate(self.match.hands):
             if rec.sheets:
                 out.append({"hand": number, "end_reason": rec.end_reason,
-                            "sheets": [s.to_dict() for s in rec.sheets]})
+                            "sheets": [s.to_dict() for s in rec.sheets],
+                            "codes": [[{"code": code, "values": dict(values)}
+                                       for code, values in s.codes] for s in rec.sheets]})
         return out
 
 

@@ -25,6 +25,7 @@ from canasta.bots import BOTS, Bot, make_bot
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
+from canasta.i18n.refusals import refusal_parts
 from canasta.web.game import Game, shuffled_deck
 from canasta.web.storage import FinishedHand, HandData, SeatData, StorageError, Store, TableData
 
@@ -53,11 +54,13 @@ class WebError(Exception):
     """A request the server refuses; the table is unchanged. ``code`` is one of
     :data:`ERROR_STATUS`; ``rule`` names the broken rule for an illegal move."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, code: str, message: str, rule: str | None = None,
+                 refusal: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.refusal = refusal
 
     @property
     def status(self) -> int:
@@ -67,9 +70,19 @@ class WebError(Exception):
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.rule:
             out["rule"] = self.rule
+        if self.refusal:
+            out["refusal"] = self.refusal
         if version is not None:
             out["version"] = version
         return out
+
+
+def _illegal(exc: IllegalActionError, game: Game) -> WebError:
+    """The error of an illegal move: the engine's reason (English, for API clients) and the
+    refusal as data (with the values of the seat to act), which the page writes in its own
+    language."""
+    return WebError("illegal", exc.reason, exc.rule,
+                    refusal_parts(exc, game.rules, game.state))
 
 
 def hash_token(token: str) -> str:
@@ -434,7 +447,7 @@ class TableManager:
                 try:
                     table.game.state.clone().apply(action)
                 except IllegalActionError as exc:
-                    raise WebError("illegal", exc.reason, exc.rule) from None
+                    raise _illegal(exc, table.game) from None
                 raise WebError("illegal", why)  # pragma: no cover - check and apply agree
             await self._commit(table, seat, [action])
             return table.payload(seat)
@@ -450,7 +463,8 @@ class TableManager:
             state = table.game.state
             plan = state.going_out_plan() if state.phase is Phase.PLAY else None
             if not plan:
-                raise WebError("illegal", "you cannot go out now", "going out")
+                raise _illegal(IllegalActionError("going out", "you cannot go out now"),
+                               table.game)
             await self._commit(table, seat, plan)
             return table.payload(seat)
 
@@ -487,7 +501,7 @@ class TableManager:
                         table.id, exc)
             await self._reload(table)
             if isinstance(exc, IllegalActionError):
-                raise WebError("illegal", exc.reason, exc.rule) from None
+                raise _illegal(exc, table.game) from None
             raise WebError("storage", "the move could not be stored; try again") from None
         table.version += len(texts)
         if finished is not None and finished.match_over:

@@ -14,7 +14,7 @@ async function load() {
   const sel = $("variant");
   sel.replaceChildren();
   VARIANTS.forEach((v) => {
-    const o = el("option", null, v.name.replace(/_/g, " "));
+    const o = el("option", null, variantName(v.name));
     o.value = v.name;
     sel.appendChild(o);
   });
@@ -41,18 +41,19 @@ function onVariant() {
   opts.replaceChildren();
   v.options.forEach((o) => {
     const label = el("label", "option");
-    label.title = o.description;
-    label.appendChild(el("span", null, o.name.replace(/_/g, " ")));
+    const description = tOr(`option.${v.name}.${o.name}.description`, o.description);
+    label.title = description;
+    label.appendChild(el("span", null, tOr("option." + o.name, o.name.replace(/_/g, " "))));
     const s = el("select");
     s.name = "opt:" + o.name;
     o.choices.forEach((c) => {
-      const opt = el("option", null, c);
+      const opt = el("option", null, choiceLabel(c));
       opt.value = c;
       s.appendChild(opt);
     });
     s.value = o.default;
     label.appendChild(s);
-    label.appendChild(el("small", null, o.description));
+    label.appendChild(el("small", null, description));
     opts.appendChild(label);
   });
   $("options-box").classList.toggle("hidden", !v.options.length);
@@ -71,17 +72,17 @@ function onPlayers() {
   }));
   rows.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { name: i === 0 ? t("you_default") : "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
+    const prev = old[i] || { name: i === 0 ? t("ui.you_default") : "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
     const row = el("div", "seat-row");
-    row.appendChild(el("span", "seat-no", t("seat_n", { n: i + 1 })));
+    row.appendChild(el("span", "seat-no", t("ui.seat_n", { n: i + 1 })));
     const name = el("input");
-    name.placeholder = t("name");
+    name.placeholder = t("ui.name");
     name.maxLength = 24;
     name.value = prev.name;
-    name.setAttribute("aria-label", t("name"));
+    name.setAttribute("aria-label", t("ui.name"));
     row.appendChild(name);
     const type = el("select", "type");
-    [["human", t("person")], ["bot", t("bot")]].forEach(([v, label]) => {
+    [["human", t("ui.person")], ["bot", t("ui.bot")]].forEach(([v, label]) => {
       const o = el("option", null, label);
       o.value = v;
       type.appendChild(o);
@@ -90,7 +91,7 @@ function onPlayers() {
     row.appendChild(type);
     const level = el("select", "level");
     BOTS.forEach((b) => {
-      const o = el("option", null, t("level_" + b));
+      const o = el("option", null, t("ui.level_" + b));
       o.value = b;
       level.appendChild(o);
     });
@@ -146,12 +147,12 @@ function showCreated(data, body) {
   saveTable(data, body);
   const box = $("links");
   box.replaceChildren();
-  data.seats.filter((s) => s.path).forEach((s) => box.appendChild(linkRow(`${t("seat_n", { n: s.seat + 1 })} \u00b7 ${s.name}`, location.origin + s.path, true)));
-  box.appendChild(linkRow(t("spectator_link"), location.origin + data.spectator.path, true));
+  data.seats.filter((s) => s.path).forEach((s) => box.appendChild(linkRow(`${t("ui.seat_n", { n: s.seat + 1 })} \u00b7 ${s.name}`, location.origin + s.path, true)));
+  box.appendChild(linkRow(t("ui.spectator_link"), location.origin + data.spectator.path, true));
   const first = data.seats.find((s) => s.path);
   const sit = $("sit");
   sit.href = first.path;
-  sit.textContent = t("sit_down", { name: first.name });
+  sit.textContent = t("ui.sit_down", { name: first.name });
   $("created").classList.remove("hidden");
   $("created").scrollIntoView({ behavior: "smooth" });
   renderRecent();
@@ -162,10 +163,10 @@ function renderRecent() {
   list.replaceChildren();
   const all = JSON.parse(localStorage.getItem("canasta.tables") || "{}");
   const entries = Object.entries(all).sort((a, b) => (a[1].created < b[1].created ? 1 : -1)).slice(0, 10);
-  if (!entries.length) list.appendChild(el("li", "none", t("no_tables")));
+  if (!entries.length) list.appendChild(el("li", "none", t("ui.no_tables")));
   entries.forEach(([id, info]) => {
     const li = el("li");
-    const a = el("a", null, `${info.variant.replace(/_/g, " ")} \u00b7 ${new Date(info.created).toLocaleString(LANG)}`);
+    const a = el("a", null, `${variantName(info.variant)} \u00b7 ${new Date(info.created).toLocaleString(LANG)}`);
     a.href = info.links.length ? info.links[0].path : `/t/${id}`;
     li.appendChild(a);
     list.appendChild(li);
@@ -175,6 +176,20 @@ function renderRecent() {
 $("variant").addEventListener("change", onVariant);
 $("players").addEventListener("change", onPlayers);
 $("create").addEventListener("submit", onSubmit);
-window.addEventListener("langchange", () => { if (VARIANTS.length) { onPlayers(); renderRecent(); } });
-initLangSwitch();
-load();
+window.addEventListener("langchange", () => {
+  if (!VARIANTS.length) return;
+  const keep = { variant: $("variant").value, players: $("players").value };
+  const chosen = {};
+  document.querySelectorAll("#options select").forEach((s) => { chosen[s.name] = s.value; });
+  VARIANTS.forEach((v, i) => { $("variant").options[i].textContent = variantName(v.name); });
+  $("variant").value = keep.variant;
+  onVariant();
+  $("players").value = keep.players;
+  document.querySelectorAll("#options select").forEach((s) => { if (s.name in chosen) s.value = chosen[s.name]; });
+  onPlayers();
+  renderRecent();
+});
+initI18n().then(async () => {
+  await initLangSwitch();
+  load();
+});

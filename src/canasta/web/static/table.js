@@ -39,7 +39,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code === 4403 || ev.code === 4404) {
-      fatal = ev.code === 4404 ? t("unknown_table") : t("bad_token");
+      fatal = ev.code === 4404 ? t("ui.unknown_table") : t("ui.bad_token");
       setConn("offline");
       showFatal();
       return;
@@ -62,17 +62,21 @@ function act(action) {
 function setConn(kind) {
   const c = $("conn");
   c.className = "conn " + kind;
-  c.title = kind === "online" ? t("connected") : kind === "reconnecting" ? t("reconnecting") : "";
-  c.textContent = kind === "reconnecting" ? t("reconnecting") : "";
+  c.title = kind === "online" ? t("ui.connected") : kind === "reconnecting" ? t("ui.reconnecting") : "";
+  c.textContent = kind === "reconnecting" ? t("ui.reconnecting") : "";
 }
 
 function onError(msg) {
   document.body.classList.remove("busy");
   let text;
-  if (msg.code === "stale") text = t("err_stale");
-  else if (msg.code === "not-your-turn") text = t("err_not_your_turn");
-  else if (msg.code === "illegal") text = t("err_illegal", { msg: msg.message });
-  else text = t("err_generic", { msg: msg.message });
+  if (msg.code === "stale") text = t("ui.err_stale");
+  else if (msg.code === "not-your-turn") text = t("ui.err_not_your_turn");
+  else if (msg.code === "illegal" && msg.refusal) text = refusalText(msg.refusal);
+  else if (msg.code === "illegal") text = t("ui.err_illegal", { msg: msg.message });
+  else if (msg.code === "not-allowed") text = t("ui.err_not_allowed");
+  else if (msg.code === "storage") text = t("ui.err_storage");
+  else if (msg.code === "server-error") text = t("ui.err_server");
+  else text = t("ui.err_generic", { msg: msg.message });
   toast(text);
 }
 
@@ -114,21 +118,23 @@ function seatName(i) {
 }
 
 function teamLabel(t_) {
-  if (t_ === myTeam()) return t("your_side");
+  if (t_ === myTeam()) return t("ui.your_side");
   const names = V().teams[t_].map(seatName);
   return names.join(" & ");
 }
 
-function publicText(text) {
-  return text
-    .replace(/\bseat (\d+)\b/g, (_, n) => seatName(Number(n)))
-    .replace(/\bteam (\d+)\b/g, (_, n) => teamLabel(Number(n)));
+// One log entry from the server ({key, values, seat?, team?}) in this page's language.
+function entryText(entry) {
+  const values = Object.assign({}, entry.values);
+  if (entry.seat !== undefined && entry.seat !== null) values.name = seatName(entry.seat);
+  if (entry.team !== undefined && entry.team !== null) values.team = teamLabel(entry.team);
+  return t(entry.key, values);
 }
 
 // -- rendering --------------------------------------------------------------------------
 function render() {
   if (!S) return;
-  document.title = `Canasta · ${S.variant}`;
+  document.title = `Canasta · ${variantName(S.variant)}`;
   // state for scripts and tests driving the page
   document.body.dataset.version = String(S.version);
   document.body.dataset.phase = V().phase;
@@ -146,8 +152,8 @@ function render() {
 }
 
 function renderTop() {
-  $("variant").textContent = S.variant.replace(/_/g, " ");
-  $("hand-no").textContent = t("hand_n", { n: S.hand_number + 1 });
+  $("variant").textContent = variantName(S.variant);
+  $("hand-no").textContent = t("ui.hand_n", { n: S.hand_number + 1 });
   const board = $("scoreboard");
   board.replaceChildren();
   S.match.scores.forEach((score, i) => {
@@ -156,7 +162,7 @@ function renderTop() {
     item.appendChild(el("b", null, String(score)));
     board.appendChild(item);
   });
-  if (S.match.target) board.appendChild(el("span", "target", t("to_target", { n: S.match.target })));
+  if (S.match.target) board.appendChild(el("span", "target", t("ui.to_target", { n: S.match.target })));
 }
 
 function renderSeats() {
@@ -179,11 +185,11 @@ function renderSeats() {
     backs.appendChild(el("span", "mini-back"));
     backs.appendChild(el("b", null, String(V().hand_sizes[i])));
     info.appendChild(backs);
-    if (i === S.you) info.appendChild(el("span", "tag you", t("you")));
-    if (seat.controller === "bot") info.appendChild(el("span", "tag", `${t("bot")} · ${t("level_" + seat.level)}`));
-    if (i === S.dealer) info.appendChild(el("span", "tag", t("dealer")));
+    if (i === S.you) info.appendChild(el("span", "tag you", t("ui.you")));
+    if (seat.controller === "bot") info.appendChild(el("span", "tag", `${t("ui.bot")} · ${t("ui.level_" + seat.level)}`));
+    if (i === S.dealer) info.appendChild(el("span", "tag", t("ui.dealer")));
     chip.appendChild(info);
-    chip.title = t("cards_n", { n: V().hand_sizes[i] });
+    chip.title = t("ui.cards_n", { n: V().hand_sizes[i] });
     box.appendChild(chip);
   }
 }
@@ -203,7 +209,7 @@ function meldEl(meld, team) {
   box.appendChild(fan);
   const label = el("div", "meld-label");
   label.appendChild(el("b", "count", String(meld.count)));
-  if (meld.canasta) label.appendChild(el("span", "kind", t("canasta_" + meld.canasta)));
+  if (meld.canasta) label.appendChild(el("span", "kind", t("ui.canasta_" + meld.canasta)));
   else if (meld.wilds) label.appendChild(el("span", "kind wilds", `${meld.wilds}\u00d7\u2605`));
   box.appendChild(label);
   if (team === myTeam()) {
@@ -218,20 +224,20 @@ function teamPanel(t_) {
   const head = el("div", "team-head");
   head.appendChild(el("span", "team-name", teamLabel(t_)));
   let opening;
-  if (v.opened[t_]) opening = el("span", "tag ok", t("opened"));
+  if (v.opened[t_]) opening = el("span", "tag ok", t("ui.opened"));
   else if (v.team_of_current === t_ && v.opening_points > 0) {
-    opening = el("span", "tag warn", t("opening_progress", { p: v.opening_points, n: v.opening_minimum[t_] }));
-  } else opening = el("span", "tag", t("opening_needed", { n: v.opening_minimum[t_] }));
+    opening = el("span", "tag warn", t("ui.opening_progress", { p: v.opening_points, n: v.opening_minimum[t_] }));
+  } else opening = el("span", "tag", t("ui.opening_needed", { n: v.opening_minimum[t_] }));
   head.appendChild(opening);
   if (v.red_threes[t_].length) {
     const reds = el("span", "red-threes");
-    reds.title = t("red_threes");
+    reds.title = t("ui.red_threes");
     v.red_threes[t_].forEach((c) => reds.appendChild(cardEl(c, "tiny")));
     head.appendChild(reds);
   }
   panel.appendChild(head);
   const melds = el("div", "melds");
-  if (!v.melds[t_].length) melds.appendChild(el("span", "none", t("no_melds")));
+  if (!v.melds[t_].length) melds.appendChild(el("span", "none", t("ui.no_melds")));
   v.melds[t_].forEach((m) => melds.appendChild(meldEl(m, t_)));
   panel.appendChild(melds);
   return panel;
@@ -271,8 +277,8 @@ function renderCenter() {
   pile.appendChild(el("span", "size", String(v.pile_size)));
   const badges = $("pile-badges");
   badges.replaceChildren();
-  if (v.pile_frozen) badges.appendChild(el("span", "badge frozen", "\u2744 " + t("frozen")));
-  if (v.stopped) badges.appendChild(el("span", "badge stopped", t("stopped")));
+  if (v.pile_frozen) badges.appendChild(el("span", "badge frozen", "\u2744 " + t("ui.frozen")));
+  if (v.stopped) badges.appendChild(el("span", "badge stopped", t("ui.stopped")));
   const take = takeAction();
   $("pile").classList.toggle("clickable", !!take);
   $("pile").onclick = take ? () => act(take) : null;
@@ -352,74 +358,74 @@ function renderActions() {
   const cards = selectedCards();
   const sig = signature(cards);
   if (S.you === null) {
-    status.textContent = v.phase === "over" ? t("hand_over") : t("spectating");
+    status.textContent = v.phase === "over" ? t("ui.hand_over") : t("ui.spectating");
     return;
   }
   if (v.phase === "over") {
-    status.textContent = t("hand_over") + " \u2014 " + endReason();
-    box.appendChild(button(t("show_sheet"), "secondary", () => { dismissedSheet = -1; renderSheet(); }, true, "sheet"));
-    if (!S.match.over) box.appendChild(button(t("next_hand"), "primary", nextHand, true, "next-hand"));
+    status.textContent = t("ui.hand_over") + " \u2014 " + endReason();
+    box.appendChild(button(t("ui.show_sheet"), "secondary", () => { dismissedSheet = -1; renderSheet(); }, true, "sheet"));
+    if (!S.match.over) box.appendChild(button(t("ui.next_hand"), "primary", nextHand, true, "next-hand"));
     return;
   }
   if (S.seats[S.you].controller === "bot") {
-    status.textContent = t("bot_plays_you");
-    box.appendChild(button(t("take_back"), "primary", () => send({ type: "take-back" }), true, "take-back"));
+    status.textContent = t("ui.bot_plays_you");
+    box.appendChild(button(t("ui.take_back"), "primary", () => send({ type: "take-back" }), true, "take-back"));
     return;
   }
   if (!isActor()) {
-    status.textContent = v.phase === "answer" ? t("waiting_answer", { name: seatName(v.actor) }) : t("waiting_for", { name: seatName(v.actor) });
+    status.textContent = v.phase === "answer" ? t("ui.waiting_answer", { name: seatName(v.actor) }) : t("ui.waiting_for", { name: seatName(v.actor) });
     return;
   }
   if (v.phase === "answer") {
-    status.textContent = t("hint_answer", { name: seatName(v.current) });
-    box.appendChild(button(t("answer_yes"), "primary", () => act({ type: "answer", yes: true }), true, "answer-yes"));
-    box.appendChild(button(t("answer_no"), "secondary", () => act({ type: "answer", yes: false }), true, "answer-no"));
+    status.textContent = t("ui.hint_answer", { name: seatName(v.current) });
+    box.appendChild(button(t("ui.answer_yes"), "primary", () => act({ type: "answer", yes: true }), true, "answer-yes"));
+    box.appendChild(button(t("ui.answer_no"), "secondary", () => act({ type: "answer", yes: false }), true, "answer-no"));
     return;
   }
   if (v.phase === "draw") {
-    status.textContent = t("hint_draw");
-    if (legalOf("draw").length) box.appendChild(button(t("draw"), "primary", () => act({ type: "draw" }), true, "draw"));
+    status.textContent = t("ui.hint_draw");
+    if (legalOf("draw").length) box.appendChild(button(t("ui.draw"), "primary", () => act({ type: "draw" }), true, "draw"));
     if (legalOf("take-pile").length) {
       const take = takeAction();
-      box.appendChild(button(t("take_pile"), "primary", () => take && act(take), !!take, "take-pile"));
+      box.appendChild(button(t("ui.take_pile"), "primary", () => take && act(take), !!take, "take-pile"));
     }
-    if (legalOf("end-hand").length) box.appendChild(button(t("end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
+    if (legalOf("end-hand").length) box.appendChild(button(t("ui.end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
     return;
   }
   // play
   const provisional = legalOf("retract").length > 0;
-  status.textContent = provisional ? t("hint_provisional") : t("hint_play");
+  status.textContent = provisional ? t("ui.hint_provisional") : t("ui.hint_play");
   if (legalOf("meld").length) {
     const ok = cards.length > 0 && legalOf("meld").some((a) => signature(a.cards) === sig);
-    box.appendChild(button(t("meld"), "primary", () => act({ type: "meld", cards }), ok, "meld"));
+    box.appendChild(button(t("ui.meld"), "primary", () => act({ type: "meld", cards }), ok, "meld"));
   }
   if (cards.length) {
     const ranks = [...new Set(legalOf("lay-off").filter((a) => signature(a.cards) === sig).map((a) => a.rank))];
     for (const r of ranks) {
-      box.appendChild(button(t("lay_off", { r: r === "W" ? "\u2605" : r }), "primary", () => act({ type: "lay-off", rank: r, cards }), true, "lay-off"));
+      box.appendChild(button(t("ui.lay_off", { r: r === "W" ? "\u2605" : r }), "primary", () => act({ type: "lay-off", rank: r, cards }), true, "lay-off"));
     }
   }
   if (legalOf("discard").length) {
     const one = cards.length === 1 && legalOf("discard").some((a) => cardKey(a.card) === cardKey(cards[0]));
     const last = (v.hand || []).length === 1;
-    box.appendChild(button(last ? t("discard_out") : t("discard"), last ? "primary" : "secondary", () => act({ type: "discard", card: cards[0] }), one, "discard"));
+    box.appendChild(button(last ? t("ui.discard_out") : t("ui.discard"), last ? "primary" : "secondary", () => act({ type: "discard", card: cards[0] }), one, "discard"));
   }
   if (v.go_out) {
-    const b = button(t("go_out"), "gold", () => { send({ type: "go-out", version: S.version }); document.body.classList.add("busy"); }, true, "go-out");
+    const b = button(t("ui.go_out"), "gold", () => { send({ type: "go-out", version: S.version }); document.body.classList.add("busy"); }, true, "go-out");
     b.title = v.go_out.join(" \u00b7 ");
     box.appendChild(b);
   }
-  if (legalOf("ask-partner").length) box.appendChild(button(t("ask_partner"), "secondary", () => act({ type: "ask-partner" }), true, "ask-partner"));
-  if (provisional) box.appendChild(button(t("retract"), "secondary", () => act({ type: "retract" }), true, "retract"));
-  if (legalOf("end-hand").length) box.appendChild(button(t("end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
-  if (cards.length) box.appendChild(button(t("clear"), "ghost", () => { selected = new Set(); render(); }, true, "clear"));
+  if (legalOf("ask-partner").length) box.appendChild(button(t("ui.ask_partner"), "secondary", () => act({ type: "ask-partner" }), true, "ask-partner"));
+  if (provisional) box.appendChild(button(t("ui.retract"), "secondary", () => act({ type: "retract" }), true, "retract"));
+  if (legalOf("end-hand").length) box.appendChild(button(t("ui.end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
+  if (cards.length) box.appendChild(button(t("ui.clear"), "ghost", () => { selected = new Set(); render(); }, true, "clear"));
 }
 
 function endReason() {
   const v = V();
-  if (v.end_reason === "went_out" && v.went_out !== null) return t("end_went_out", { name: seatName(v.went_out) });
+  if (v.end_reason === "went_out" && v.went_out !== null) return t("ui.end_went_out", { name: seatName(v.went_out) });
   const key = "end_" + v.end_reason;
-  return STRINGS.en[key] ? t(key) : v.end_reason.replace(/_/g, " ");
+  return tOr("ui." + key, v.end_reason.replace(/_/g, " "));
 }
 
 function nextHand() {
@@ -429,11 +435,11 @@ function nextHand() {
 
 function renderLog() {
   const box = $("log");
-  const lines = V().log;
+  const lines = V().log_entries || [];
   box.replaceChildren();
-  lines.forEach((line) => {
-    const li = el("li", null, translateLog(publicText(line)));
-    if (/: /.test(line) && /^seat (\d+)/.test(line) && Number(line.match(/^seat (\d+)/)[1]) === S.you) li.className = "own";
+  lines.forEach((entry) => {
+    const li = el("li", null, entryText(entry));
+    if (entry.seat === S.you && /\.self$/.test(entry.key)) li.className = "own";
     box.appendChild(li);
   });
   if (lines.length !== lastLogLength) {
@@ -449,7 +455,7 @@ function renderHistory() {
   const hands = S.match.hands;
   const table = el("table", "history");
   const head = el("tr");
-  head.appendChild(el("th", null, t("hand")));
+  head.appendChild(el("th", null, t("ui.hand")));
   V().teams.forEach((_, i) => head.appendChild(el("th", null, teamLabel(i))));
   table.appendChild(head);
   hands.forEach((h) => {
@@ -478,13 +484,13 @@ function renderSeatAdmin() {
     const row = el("div", "admin-row");
     row.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
     row.appendChild(el("span", "seat-name", seat.name));
-    const what = seat.controller === "bot" ? `${t("bot")} (${t("level_" + seat.level)})` : seat.connected ? t("online") : t("offline");
+    const what = seat.controller === "bot" ? `${t("ui.bot")} (${t("ui.level_" + seat.level)})` : seat.connected ? t("ui.online") : t("ui.offline");
     row.appendChild(el("span", "tag", what));
     if (S.you !== null && seat.kind === "human" && seat.controller === "human" && (!seat.connected || seat.seat === S.you)) {
-      row.appendChild(button(t("give_bot"), "small secondary", () => send({ type: "bot", seat: seat.seat }), true, "give-bot"));
+      row.appendChild(button(t("ui.give_bot"), "small secondary", () => send({ type: "bot", seat: seat.seat }), true, "give-bot"));
     }
     if (seat.seat === S.you && seat.controller === "bot") {
-      row.appendChild(button(t("take_back"), "small primary", () => send({ type: "take-back" }), true, "take-back"));
+      row.appendChild(button(t("ui.take_back"), "small primary", () => send({ type: "take-back" }), true, "take-back"));
     }
     box.appendChild(row);
   });
@@ -492,19 +498,23 @@ function renderSeatAdmin() {
   invites.replaceChildren();
   const saved = JSON.parse(localStorage.getItem("canasta.tables") || "{}")[tableId];
   if (saved && saved.links) {
-    invites.appendChild(el("h3", null, t("invite_links")));
+    invites.appendChild(el("h3", null, t("ui.invite_links")));
     saved.links.forEach((l) => invites.appendChild(linkRow(l.name, location.origin + l.path)));
-    invites.appendChild(linkRow(t("spectator_link"), location.origin + `/t/${tableId}`));
+    invites.appendChild(linkRow(t("ui.spectator_link"), location.origin + `/t/${tableId}`));
   }
 }
 
-// The scorer numbers the players of a side who still hold cards ("player 1"): name them.
-function sheetLabel(label, team) {
-  const holders = V().teams[team].filter((seat) => seat !== V().went_out);
-  return label.replace(/player (\d+)/, (m, n) => {
-    const seat = holders[Number(n) - 1];
-    return seat === undefined ? m : seatName(seat);
-  });
+// A score-sheet item from its code (the scorer numbers the players of a side who still hold
+// cards, "player 1": they are named).
+function sheetLabel(item, team) {
+  if (!item || !item.code) return "";
+  const values = Object.assign({}, item.values);
+  if (values.player !== undefined) {
+    const holders = V().teams[team].filter((seat) => seat !== V().went_out);
+    const seat = holders[Number(values.player) - 1];
+    values.player = seat === undefined ? t("score.player_n", { n: values.player }) : seatName(seat);
+  }
+  return t("score." + item.code, values);
 }
 
 function renderSheet() {
@@ -517,27 +527,28 @@ function renderSheet() {
   }
   box.classList.remove("hidden");
   if (S.match.over && S.match.winner !== null) {
-    $("sheet-title").textContent = t("match_over", { team: teamLabel(S.match.winner) });
-  } else $("sheet-title").textContent = `${t("score_sheet")} \u2014 ${t("hand_n", { n: S.hand_number + 1 })}`;
+    $("sheet-title").textContent = t("ui.match_over", { team: teamLabel(S.match.winner) });
+  } else $("sheet-title").textContent = `${t("ui.score_sheet")} \u2014 ${t("ui.hand_n", { n: S.hand_number + 1 })}`;
   $("sheet-reason").textContent = endReason();
   const body = $("sheet-body");
   body.replaceChildren();
-  last.sheets.forEach((s) => {
+  last.sheets.forEach((s, k) => {
+    const codes = (last.codes || [])[k] || [];
     const col = el("div", "sheet-team team-" + s.team + (s.team === myTeam() ? " mine" : ""));
     col.appendChild(el("h3", null, teamLabel(s.team)));
     const table = el("table");
-    s.items.forEach((item) => {
+    s.items.forEach((item, i) => {
       const tr = el("tr", item.points < 0 ? "neg" : "");
-      tr.appendChild(el("td", null, translateSheet(sheetLabel(item.label, s.team))));
+      tr.appendChild(el("td", null, sheetLabel(codes[i], s.team) || item.label));
       tr.appendChild(el("td", "pts", String(item.points)));
       table.appendChild(tr);
     });
     const total = el("tr", "total");
-    total.appendChild(el("td", null, t("total")));
+    total.appendChild(el("td", null, t("ui.total")));
     total.appendChild(el("td", "pts", String(s.hand_total)));
     table.appendChild(total);
     const run = el("tr", "running");
-    run.appendChild(el("td", null, `${t("before")} ${s.score_before} \u2192 ${t("after")}`));
+    run.appendChild(el("td", null, `${t("ui.before")} ${s.score_before} \u2192 ${t("ui.after")}`));
     run.appendChild(el("td", "pts", String(s.score_after)));
     table.appendChild(run);
     col.appendChild(table);
@@ -561,6 +572,8 @@ $("sheet-close").addEventListener("click", () => { dismissedSheet = S.hand_numbe
 $("sheet-next").addEventListener("click", nextHand);
 window.addEventListener("langchange", render);
 window.addEventListener("hashchange", () => location.reload());
-initLangSwitch();
-initTabs();
-connect();
+initI18n().then(async () => {
+  await initLangSwitch();
+  initTabs();
+  connect();
+});

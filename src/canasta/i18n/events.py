@@ -1,0 +1,203 @@
+"""What happened, in words: the log lines of the CLI and the web page, from events.
+
+An entry is data, ``{"key": "event.meld.self", "values": {...}, "seat": 2}``: the catalogue
+key, its values (cards as card texts, which read the same in every language) and the seat
+(``seat``) or side (``team``) it is about, whose name the front end fills in as ``{name}`` /
+``{team}``. The seat that acted reads the ``.self`` form ("You draw 7h"), the others the
+``.other`` form ("North draws 1 card(s) from the stock"); hidden cards are never in an
+``.other`` entry.
+
+:func:`event_entries` reads the frozen Event values of ``canasta.core.events`` by their kind
+(class name) and fields. :func:`entries_from_log` is the bridge for states that still write
+their history as English log lines (before ``state.events``); it is the only place that reads
+such text, on the server, and goes once every state has events.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from canasta.core.cards import WILD_RANK, card_text, rank_text
+from canasta.i18n.catalogue import DEFAULT, t
+
+Entry = dict[str, Any]
+
+
+def _cards(cards: Sequence[int] | None) -> str:
+    return " ".join(card_text(c) for c in cards or ())
+
+
+def _entry(kind: str, seat: int | None, viewer: int | None, **values: Any) -> Entry:
+    """An entry of a per-seat kind (``.self`` for the viewer's own act, else ``.other``)."""
+    form = "self" if seat is not None and seat == viewer else "other"
+    out: Entry = {"key": f"event.{kind}.{form}", "values": values}
+    if seat is not None:
+        out["seat"] = seat
+    return out
+
+
+def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
+    """The log entries of one event as ``viewer`` (a seat; None: an onlooker) sees it.
+
+    Hidden cards (another seat's draw) never appear: only their count. Kinds without a line
+    (the deal itself) give ``[]``.
+    """
+    if viewer is not None and viewer >= 0 and hasattr(event, "visible_to"):
+        event = event.visible_to(viewer)
+    elif hasattr(event, "public"):
+        event = event.public()
+    kind = type(event).__name__
+    seat = getattr(event, "seat", None)
+    own = seat is not None and seat == viewer
+    out: list[Entry] = []
+    if kind == "Dealt":
+        out.append({"key": "event.dealt", "values": {}, "seat": event.first})
+    elif kind == "RedThreesLaidOut":
+        for c in event.cards:
+            out.append(_entry("red_three", seat, viewer, card=card_text(c)))
+    elif kind == "UpcardTurned":
+        key = "event.upcard_special" if event.special else "event.upcard"
+        out.append({"key": key, "values": {"card": card_text(event.card)}})
+    elif kind == "Drew":
+        drawn = event.drawn if own else None
+        out.append(_entry("draw", seat, viewer, cards=_cards(drawn), count=event.drawn_count))
+        for c in event.red_threes:
+            out.append(_entry("draw_red_three", seat, viewer, card=card_text(c)))
+    elif kind == "TookPile":
+        if event.cards:
+            out.append(_entry("take_pile", seat, viewer, top=card_text(event.top),
+                              cards=_cards(event.cards)))
+        else:
+            out.append(_entry("take_pile_onto_meld", seat, viewer, top=card_text(event.top)))
+        for c in event.red_threes:
+            out.append(_entry("draw_red_three", seat, viewer, card=card_text(c)))
+    elif kind == "Melded":
+        if event.out_of_play:
+            out.append(_entry("black_threes_out", seat, viewer, count=len(event.cards)))
+        elif event.new:
+            out.append(_entry("meld", seat, viewer, cards=_cards(event.cards)))
+        elif event.key == WILD_RANK:
+            out.append(_entry("lay_off_wild", seat, viewer, cards=_cards(event.cards)))
+        else:
+            out.append(_entry("lay_off", seat, viewer, cards=_cards(event.cards),
+                              rank=rank_text(event.key)))
+    elif kind == "RedThreesDeclared":
+        for c in event.cards:
+            out.append(_entry("declare_red_three", seat, viewer, card=card_text(c)))
+    elif kind == "Opened":
+        out.append({"key": "event.opened", "values": {"points": event.points},
+                    "team": event.team})
+    elif kind == "Discarded":
+        out.append(_entry("discard", seat, viewer, card=card_text(event.card)))
+    elif kind == "Asked":
+        out.append(_entry("ask_partner", seat, viewer))
+    elif kind == "Answered":
+        out.append(_entry("answer_yes" if event.yes else "answer_no", seat, viewer))
+    elif kind == "Retracted":
+        out.append(_entry("retract", seat, viewer))
+        out.append({"key": "event.opening_minimum", "values": {"minimum": event.minimum},
+                    "team": event.team})
+    elif kind == "HandEnded":
+        if event.action is not None:
+            out.append(_entry("end_hand", seat, viewer))
+        entry: Entry = {"key": f"event.hand_end.{event.reason}", "values": {}}
+        if event.went_out is not None:
+            entry["seat"] = event.went_out
+        out.append(entry)
+    elif kind == "Played":
+        out.append(_entry("played", seat, viewer, action=event.action.text()))
+    return out
+
+
+def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
+           teams: Sequence[str] | None = None) -> str:
+    """The text of one entry: ``names[seat]`` fills ``{name}`` and ``teams[team]``
+    ``{team}`` (without names: ``seat N`` / ``team N``, numbered from 0 as in the engine)."""
+    values = dict(entry.get("values", {}))
+    seat = entry.get("seat")
+    if seat is not None:
+        values["name"] = names[seat] if names else f"seat {seat}"
+    team = entry.get("team")
+    if team is not None:
+        values["team"] = teams[team] if teams else f"team {team}"
+    return t(entry["key"], lang, **values)
+
+
+def describe_event(event: Any, viewer_seat: int | None = None, lang: str = DEFAULT,
+                   names: Sequence[str] | None = None,
+                   teams: Sequence[str] | None = None) -> str:
+    """One event in words, as ``viewer_seat`` sees it ("You draw 7h" / "North draws 1
+    card(s) from the stock"); "" for an event without a line. ``viewer_seat`` None (or
+    ``canasta.core.events.PUBLIC``): an onlooker, who sees the public form only."""
+    return " ".join(render(e, lang, names, teams) for e in event_entries(event, viewer_seat))
+
+
+# -- the bridge from English log lines (states written before events) ------------------------
+
+_SEAT = r"seat (?P<seat>\d+)"
+_LOG_LINES: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
+    (re.compile(rf"^{_SEAT}: draw$"), "draw", ()),
+    (re.compile(rf"^{_SEAT}: take-pile$"), "take_pile_plain", ()),
+    (re.compile(rf"^{_SEAT}: take-pile (?P<cards>.+)$"), "take_pile_with", ("cards",)),
+    (re.compile(rf"^{_SEAT}: meld (?P<cards>.+)$"), "meld", ("cards",)),
+    (re.compile(rf"^{_SEAT}: lay-off (?P<rank>\S+) (?P<cards>.+)$"), "lay_off",
+     ("rank", "cards")),
+    (re.compile(rf"^{_SEAT}: discard (?P<card>.+)$"), "discard", ("card",)),
+    (re.compile(rf"^{_SEAT}: ask-partner$"), "ask_partner", ()),
+    (re.compile(rf"^{_SEAT}: answer yes$"), "answer_yes", ()),
+    (re.compile(rf"^{_SEAT}: answer no$"), "answer_no", ()),
+    (re.compile(rf"^{_SEAT}: retract$"), "retract", ()),
+    (re.compile(rf"^{_SEAT}: end-hand$"), "end_hand", ()),
+    (re.compile(rf"^{_SEAT}: (?P<action>.+)$"), "played", ("action",)),
+    (re.compile(rf"^{_SEAT} draws and lays out the red three (?P<card>\S+)$"),
+     "draw_red_three", ("card",)),
+    (re.compile(rf"^{_SEAT} lays out the red three (?P<card>\S+)$"), "red_three", ("card",)),
+    (re.compile(rf"^{_SEAT} declares the red three (?P<card>\S+)$"), "declare_red_three",
+     ("card",)),
+    (re.compile(rf"^{_SEAT} puts (?P<count>\d+) black threes out of play$"),
+     "black_threes_out", ("count",)),
+]
+_PLAIN_LINES: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
+    (re.compile(r"^the upcard is (?P<card>\S+)$"), "event.upcard", ("card",)),
+    (re.compile(r"^the upcard (?P<card>\S+) is a special card$"), "event.upcard_special",
+     ("card",)),
+    (re.compile(r"^team (?P<team>\d+) has opened with (?P<points>\d+) points$"),
+     "event.opened", ("points",)),
+    (re.compile(r"^team (?P<team>\d+) takes back its opening; its minimum rises by "
+                r"(?P<penalty>\d+)$"), "event.opening_retracted", ("penalty",)),
+    (re.compile(r"^the hand ends: (?P<reason>.+)$"), "event.hand_end", ()),
+]
+
+
+def entries_from_log(lines: Sequence[str], viewer: int | None = None,
+                     went_out: int | None = None) -> list[Entry]:
+    """Entries for the English log lines of a state without events (see the module
+    docstring). A draw shows no cards (the line has none); a line no pattern knows becomes
+    ``event.unknown`` with the line itself, so nothing is lost."""
+    out: list[Entry] = []
+    for line in lines:
+        out.append(_entry_of_line(line, viewer, went_out))
+    return out
+
+
+def _entry_of_line(line: str, viewer: int | None, went_out: int | None) -> Entry:
+    for pattern, kind, names in _LOG_LINES:
+        m = pattern.match(line)
+        if m:
+            seat = int(m.group("seat"))
+            values: dict[str, Any] = {n: m.group(n) for n in names}
+            return _entry("draw_unseen" if kind == "draw" else kind, seat, viewer, **values)
+    for pattern, key, names in _PLAIN_LINES:
+        m = pattern.match(line)
+        if m:
+            entry: Entry = {"key": key, "values": {n: m.group(n) for n in names}}
+            if "team" in pattern.groupindex:
+                entry["team"] = int(m.group("team"))
+            if key == "event.hand_end":
+                entry["key"] = "event.hand_end." + m.group("reason").replace(" ", "_")
+                if went_out is not None and m.group("reason") == "went out":
+                    entry["seat"] = went_out
+            return entry
+    return {"key": "event.unknown", "values": {"text": line}}

@@ -1,0 +1,120 @@
+"""Refusals for people: "Not allowed: …" in the player's language, with the sentence of the
+variant's own seed text that carries the broken rule.
+
+An :class:`~canasta.core.legality.IllegalActionError` names its rule (``.rule``: a ``Rules``
+field path such as ``melds.min_naturals``, or a rule of the game such as ``turn order``) and,
+once the engine provides them, the values that broke it (``.values``). The catalogue holds
+one text per rule id (``refusal.<rule id>``, spaces as ``_``); its placeholders are filled
+from the rules in play (:func:`refusal_values`) and from ``.values``.
+
+The quotes are data (``quotes.json``: rule id -> variant -> ``{"seed", "quote"}``), copied
+exactly from the seed texts (``../shared/seeds/``): international cites seed 002, canastone
+000, classic_italian 001 (or 000 where 001 is silent, since it extends Canastone), brazilian
+003, romanian 004. A quote stays in the seed's language; the text says which seed it is.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Protocol
+
+from canasta.core.rules import Rules
+from canasta.i18n.catalogue import DEFAULT, t
+
+if TYPE_CHECKING:
+    from canasta.core.data import HandData
+
+
+class Refusal(Protocol):
+    """What a refusal needs: the rule id (``IllegalActionError`` has it)."""
+
+    rule: str
+
+
+@cache
+def quotes() -> dict[str, dict[str, dict[str, str]]]:
+    """``quotes.json``: rule id -> variant -> ``{"seed": "002", "quote": "..."}``."""
+    text = resources.files("canasta.i18n").joinpath("quotes.json").read_text("utf-8")
+    data: dict[str, dict[str, dict[str, str]]] = json.loads(text)
+    return data
+
+
+def seed_quote(rule: str, variant: str) -> tuple[str, str] | None:
+    """``(seed number, sentence)`` of ``variant``'s seed text for ``rule``, or None where that
+    text says nothing on it (an engine rule or one taken from another source)."""
+    entry = quotes().get(rule, {}).get(variant)
+    return None if entry is None else (entry["seed"], entry["quote"])
+
+
+def refusal_values(rules: Rules, state: HandData | None = None) -> dict[str, Any]:
+    """The values the refusal texts may show (placeholder name -> value): the rules', and
+    with the ``state`` the move was refused in, those of the seat to act (``minimum``: its
+    side's opening minimum; ``canastas_required``: canastas its side needs to go out)."""
+    m, p, g = rules.melds, rules.pile, rules.going_out
+    out: dict[str, Any] = {
+        "min_cards": m.min_cards, "min_naturals": m.min_naturals, "max_wilds": m.max_wilds,
+        "canasta_size": m.canasta_size, "unfrozen_naturals": p.unfrozen_naturals,
+        "frozen_naturals": p.frozen_naturals,
+        "natural_canastas_required": g.natural_canastas_required,
+        "ask_partner_per_hand": g.ask_partner_per_hand,
+    }
+    if state is not None:
+        out["minimum"] = state.opening_minimum(state.team_of[state.actor])
+        out["canastas_required"] = rules.canastas_required(state.players)
+    return out
+
+
+def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | None = None
+                ) -> str:
+    """The catalogue key of a rule id: ``refusal.<rule id>`` (spaces as ``_``);
+    ``melds.wild_ratio`` has one text per reading (``.le``/``.lt``, from ``rules``), and a
+    few have a more precise form when ``values`` holds what it needs (``.with_minimum``,
+    ``.with_count``)."""
+    key = "refusal." + rule.replace(" ", "_")
+    if rule == "melds.wild_ratio":
+        key += ".lt" if rules is not None and rules.melds.wild_ratio == "lt" else ".le"
+    elif values and rule == "opening.minimums" and "minimum" in values:
+        key += ".with_minimum"
+    elif values and rule == "going_out.canastas_required" and "canastas_required" in values:
+        key += ".with_count"
+    return key
+
+
+def refusal_parts(error: Refusal, rules: Rules,
+                  state: HandData | None = None) -> dict[str, Any]:
+    """A refusal as data (for the web page, which formats it from its catalogue):
+    ``{"rule", "key", "values", "variant", "seed", "quote"}``; ``seed`` and ``quote`` are
+    None where the variant's text is silent on the rule. ``state``: the state the move was
+    refused in (unchanged by the refusal), for the values of the seat to act."""
+    values = refusal_values(rules, state)
+    extra = getattr(error, "values", None)
+    if isinstance(extra, dict):
+        values.update({str(k): v for k, v in extra.items()})
+    found = seed_quote(error.rule, rules.name)
+    return {
+        "rule": error.rule,
+        "key": refusal_key(error.rule, rules, values),
+        "values": values,
+        "variant": rules.name,
+        "seed": found[0] if found else None,
+        "quote": found[1] if found else None,
+    }
+
+
+def refusal_text(error: Refusal, rules: Rules, lang: str = DEFAULT,
+                 state: HandData | None = None) -> str:
+    """"Not allowed: …" in ``lang``, followed by the seed sentence of the variant in play.
+
+    >>> from canasta.core.rules import load_preset
+    >>> class E:
+    ...     rule = "melds.min_naturals"
+    >>> refusal_text(E(), load_preset("canastone"), "it")[:62]
+    'Non consentito: una combinazione richiede almeno 2 carte natur'
+    """
+    parts = refusal_parts(error, rules, state)
+    text = t("refusal.not_allowed", lang, reason=t(parts["key"], lang, **parts["values"]))
+    if parts["quote"]:
+        text += " — " + t("refusal.quote", lang, seed=parts["seed"], quote=parts["quote"])
+    return text
