@@ -210,7 +210,7 @@ def legal_texts(state: State) -> set[str]:
 
 
 def is_legal(state: State, action_text: str) -> bool:
-    return state.check(parse_action(action_text)) is None
+    return state.can(parse_action(action_text))
 
 
 # -- snapshots and invariants -------------------------------------------------------------------

@@ -308,7 +308,7 @@ def test_play_from_a_saved_position_continues_that_table(tmp_path: Path) -> None
     code, _ = play(["--save", str(save), "--bots", "random"], ["1", "quit"])
     assert code == 0
     match, _ = load_record(save)
-    played = len(match.state.history)
+    played = len(match.state.actions)
     pos = tmp_path / "pos.json"
     result = runner.invoke(app, ["position", str(save)])
     assert result.exit_code == 0
@@ -320,7 +320,7 @@ def test_play_from_a_saved_position_continues_that_table(tmp_path: Path) -> None
     assert f"{played} actions played" in flat(out)
     resumed, _ = load_record(save2)
     assert resumed.state.hand_cards(0) == match.state.hand_cards(0)
-    assert resumed.state.history == match.state.history
+    assert resumed.state.actions == match.state.actions
 
 
 def test_play_from_a_malformed_position_exits_2_and_names_the_file(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def test_wild_card_limit_option(choice: str, ok: bool) -> None:
     naturali" (no limit stated; variants.md: 3 as in international Canasta, as an option)."""
     s = start({1: "Ks Kh JK JK 2c 2d As Ah Ad 9s 8c"}, "4c 5d", options={"max_wilds": choice})
     apply_all(s, "draw")
-    assert (s.check(parse_action("meld Ks Kh JK JK 2c 2d")) is None) is ok
+    assert s.can(parse_action("meld Ks Kh JK JK 2c 2d")) is ok
 
 
 @pytest.mark.parametrize(("score", "minimum"), [(-5, 15), (0, 50), (1495, 50), (1500, 90),
@@ -317,7 +317,7 @@ def test_canastra_real_takes_no_more_cards() -> None:
     s = start({1: f"{RUN} 7s Kh Kd 5c"}, "4c 9c", options={"canastra_real": "true"})
     apply_all(s, "draw", f"meld {RUN}")
     key = next(k for k in s.melds[1] if k >= 100)
-    assert s.check(LayOff(key, (parse_card("7s"),))) is not None
+    assert not s.can(LayOff(key, (parse_card("7s"),)))
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
