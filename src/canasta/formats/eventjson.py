@@ -47,7 +47,7 @@ def event_to_json(event: ev.Event) -> dict[str, Any]:
         elif f.name == "action":
             out[f.name] = None if value is None else action_to_json(value)
         elif f.name == "scores":
-            out[f.name] = [sheet.to_dict() for sheet in value]
+            out[f.name] = [_sheet_json(sheet) for sheet in value]
         elif isinstance(value, tuple):
             out[f.name] = list(value)
         else:
@@ -112,8 +112,23 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
     return event
 
 
+def _sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
+    out: dict[str, Any] = dict(sheet.to_dict())
+    out["codes"] = [{"code": code, "values": dict(values)} for code, values in sheet.codes]
+    return out
+
+
 def _sheet(r: Reader, data: Any, path: str) -> ScoreSheet:
     obj = r.obj(data, path)
+    codes: list[tuple[str, dict[str, int | str]]] = []
+    for i, item in enumerate(r.list_(obj.get("codes", []), sub(path, "codes"))):
+        cpath = sub(sub(path, "codes"), i)
+        it = r.obj(item, cpath)
+        values = r.obj(it.get("values", {}), sub(cpath, "values"))
+        for k, v in values.items():
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                r.fail(sub(sub(cpath, "values"), k), "expected a number or a text")
+        codes.append((r.str_(r.key(it, "code", cpath), sub(cpath, "code")), dict(values)))
     items = []
     for i, item in enumerate(r.list_(r.key(obj, "items", path), sub(path, "items"))):
         ipath = sub(sub(path, "items"), i)
@@ -125,4 +140,5 @@ def _sheet(r: Reader, data: Any, path: str) -> ScoreSheet:
         items=tuple(items),
         hand_total=r.int_(r.key(obj, "hand_total", path), sub(path, "hand_total")),
         score_before=r.int_(r.key(obj, "score_before", path), sub(path, "score_before")),
+        codes=tuple(codes),
     )
