@@ -11,7 +11,7 @@ import pytest
 from canasta.core import events as ev
 from canasta.core.actions import Draw, parse_action
 from canasta.core.rules import Rules, load_preset
-from canasta.core.state import State
+from canasta.core.state import MisdealError, State
 from canasta.formats.eventjson import event_from_json, event_to_json
 from canasta.formats.jsondoc import Reader
 from canasta.formats.position import position_to_dict, state_from_dict
@@ -143,3 +143,76 @@ def test_a_position_written_before_events_still_loads() -> None:
     loaded = state_from_dict(doc)
     assert loaded.events == (ev.Played(1, Draw()),)
     assert loaded.actions == [(1, Draw())]
+
+
+def _replay_hands(events: tuple[ev.Event, ...], viewer: int, team_of: tuple[int, ...],
+                  players: int) -> tuple[list[int], list[int]]:
+    """What ``viewer`` can tell from its events alone: its own hand (counts per card code) and
+    every seat's hand size."""
+    own = [0] * 53
+    sizes = [0] * players
+    opened: set[int] = set()
+
+    def move(seat: int, cards: tuple[int, ...] | None, count: int, sign: int) -> None:
+        sizes[seat] += sign * count
+        if seat == viewer:
+            assert cards is not None and len(cards) == count
+            for c in cards:
+                own[c] += sign
+
+    for raw in events:
+        e = raw.visible_to(viewer)
+        if isinstance(e, ev.Dealt):
+            for seat in range(players):
+                hand = e.hands[seat]
+                move(seat, hand, e.hand_sizes[seat], +1)
+        elif isinstance(e, ev.RedThreesLaidOut):
+            move(e.seat, e.cards, len(e.cards), -1)
+            move(e.seat, e.replaced, e.replaced_count, +1)
+        elif isinstance(e, ev.Drew):
+            move(e.seat, e.drawn, e.drawn_count, +1)
+        elif isinstance(e, ev.TookPile):
+            move(e.seat, e.cards, len(e.cards), -1)
+            move(e.seat, e.drawn, e.drawn_count, +1)
+            if not e.top_only and team_of[e.seat] in opened:
+                move(e.seat, e.pile, e.pile_count, +1)
+                move(e.seat, e.surprise, e.surprise_count, +1)
+        elif isinstance(e, ev.Opened):
+            opened.add(e.team)
+            move(e.seat, e.pile_to_hand, e.pile_count, +1)
+        elif isinstance(e, ev.Melded):
+            move(e.seat, e.cards, len(e.cards), -1)
+        elif isinstance(e, ev.RedThreesDeclared):
+            move(e.seat, e.cards, len(e.cards), -1)
+            move(e.seat, e.drawn, e.drawn_count, +1)
+        elif isinstance(e, ev.Discarded):
+            move(e.seat, (e.card,), 1, -1)
+        elif isinstance(e, ev.Retracted):
+            move(e.seat, e.to_hand, len(e.to_hand), +1)
+            move(e.seat, e.to_stock, e.to_stock_count, -1)
+    return own, sizes
+
+
+@pytest.mark.parametrize(("rules", "players"), preset_params())
+def test_each_seat_can_follow_its_hand_and_every_hand_size_from_its_events(
+        rules: Rules, players: int) -> None:
+    """Events say exactly what happened: replaying what a seat sees of them gives its own hand
+    card for card, and the size of every other hand (issue 8: "cards drawn, pile taken and
+    what came with it, red threes laid out and replaced")."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(4):
+        try:
+            s = State.deal(rules, players, seed=seed)
+        except MisdealError:
+            continue
+        while True:
+            for viewer in range(players):
+                own, sizes = _replay_hands(s.events, viewer, s.team_of, players)
+                assert own == s.hands[viewer], (viewer, s.events[-3:])
+                assert sizes == s.hand_size
+            checked += 1
+            if s.is_over:
+                break
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked

@@ -236,9 +236,10 @@ class Answered:
 @dataclass(frozen=True, slots=True)
 class Retracted:
     """``seat`` took back its side's unfinished opening: ``to_hand`` came back to its hand
-    (cards that were on the table), ``to_pile`` back to the discard pile (seen by ``seat``
-    only: None for the others; ``to_pile_count`` cards); ``team``'s minimum is now
-    ``minimum``."""
+    (cards that were on the table), ``to_pile`` back to the discard pile and ``to_stock``
+    from its hand back to the stock (cards drawn with the pile), both seen by ``seat`` only
+    (None for the others; ``to_pile_count``, ``to_stock_count`` cards); ``team``'s minimum
+    is now ``minimum``."""
 
     seat: int
     action: Action
@@ -247,9 +248,11 @@ class Retracted:
     to_pile: Cards | None
     to_pile_count: int
     minimum: int
+    to_stock: Cards | None = ()
+    to_stock_count: int = 0
 
     def visible_to(self, seat: int) -> Retracted:
-        return self if seat == self.seat else replace(self, to_pile=None)
+        return self if seat == self.seat else replace(self, to_pile=None, to_stock=None)
 
     def public(self) -> Retracted:
         return self

@@ -431,8 +431,9 @@ def retract(s: HandData, seat: int, action: Action) -> Retracted:
     s.asked, s.answer, s.asks = asked, answered, asks
     s.min_extra[team] += s.rules.opening.retract_penalty
     to_hand = [c for c, n in enumerate(s.hands[seat]) for _ in range(n - hand_before[c])]
+    to_stock = [c for c, n in enumerate(s.hands[seat]) for _ in range(hand_before[c] - n)]
     to_pile = tuple(s.pile[pile_before:])
     event = Retracted(seat, action, team, tuple(to_hand), to_pile, len(to_pile),
-                      s.opening_minimum(team))
+                      s.opening_minimum(team), tuple(to_stock), len(to_stock))
     s.record(event)
     return event

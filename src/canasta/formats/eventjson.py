@@ -28,7 +28,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
 _NAME_OF = {cls: name for name, cls in EVENT_TYPES.items()}
 #: Fields holding a tuple of card codes (or None where hidden).
 _CARD_LISTS = frozenset(("cards", "drawn", "red_threes", "pile", "surprise", "to_hand",
-                         "to_pile", "replaced", "pile_to_hand"))
+                         "to_pile", "to_stock", "replaced", "pile_to_hand"))
 #: Fields holding one card code.
 _CARDS = frozenset(("top", "card"))
 
@@ -97,8 +97,7 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
         elif name == "hand_sizes":
             kwargs[name] = tuple(r.int_(v, sub(at, i), 0)
                                  for i, v in enumerate(r.list_(value, at)))
-        elif name in ("pile_count", "to_pile_count", "surprise_count", "drawn_count",
-                      "replaced_count"):
+        elif name.endswith("_count"):
             kwargs[name] = r.int_(value, at, 0)
         elif name in ("special", "top_only", "new", "out_of_play", "yes", "concealed"):
             kwargs[name] = r.bool_(value, at)
