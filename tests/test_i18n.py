@@ -298,3 +298,9 @@ def test_every_rules_field_has_a_name_in_the_rule_sheet(lang: str) -> None:
     assert sorted(k for k in keys if f"rule.{k}" not in cat) == []
     assert sorted(k[5:] for k in cat if k.startswith("rule.") and k.count(".") == 2
                   and k[5:] not in keys) == []
+
+
+def test_a_case_named_by_the_engine_picks_its_own_text_where_the_catalogue_has_one() -> None:
+    rules = load_preset("international")
+    assert refusal_key("melds.wild_ratio", rules, {"case": "lt"}) == "refusal.melds.wild_ratio.lt"
+    assert refusal_key("cards", rules, {"case": "no_such_case"}) == "refusal.cards"

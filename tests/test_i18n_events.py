@@ -4,52 +4,17 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta.core.actions import Discard, Draw
 from canasta.core.cards import parse_cards
+from canasta.core.events import Drew, HandEnded, Melded
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import MisdealError, State
 from canasta.i18n import catalogue, languages
-from canasta.i18n.events import describe_event, entries_from_log, event_entries, render
-
-# Stand-ins with the names and fields of canasta.core.events' Event values (the entries are
-# chosen by kind and fields, so these read exactly as the engine's events will).
-
-
-@dataclass(frozen=True)
-class Drew:
-    seat: int
-    action: Any
-    drawn: tuple[int, ...] | None
-    drawn_count: int
-    red_threes: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Melded:
-    seat: int
-    action: Any
-    key: int
-    cards: tuple[int, ...]
-    new: bool
-    out_of_play: bool = False
-
-
-@dataclass(frozen=True)
-class HandEnded:
-    reason: str
-    went_out: int | None
-    concealed: bool
-    scores: tuple[Any, ...]
-    seat: int | None = None
-    action: Any = None
-
+from canasta.i18n.events import describe_event, event_entries, render
 
 NAMES = ["Ann", "North", "Bea", "South"]
 
@@ -100,21 +65,8 @@ def test_every_event_of_real_play_has_a_text_in_every_language(variant: str,
             assert "{" not in text, (entry, text)
 
 
-def test_the_bridge_reads_own_moves_as_self_and_others_as_other() -> None:
-    lines = ["seat 0: discard 7h", "seat 1: draw", "team 1 has opened with 60 points"]
-    texts = [render(e, "it", NAMES, ["Noi", "Loro"]) for e in entries_from_log(lines, 0)]
-    assert texts == ["Scarti 7h.", "North pesca dal tallone.", "Loro ha aperto con 60 punti."]
-
-
-def test_a_line_the_bridge_does_not_know_is_kept_not_lost() -> None:
-    [entry] = entries_from_log(["something new"], 0)
-    assert entry["key"] == "event.unknown" and render(entry, "it") == "something new"
-
-
-def test_events_of_the_engine_when_it_has_them() -> None:
+def test_the_engine_events_of_a_turn_in_words() -> None:
     state = State.deal(load_preset("international"), 4, seed=5)
-    if not hasattr(state, "events"):
-        pytest.skip("this engine has no state.events yet")
     seat = state.actor
     event = state.apply(Draw())
     mine = describe_event(event, seat, "en", NAMES)

@@ -96,7 +96,7 @@ class Game:
         human: the person's seat.
         bot_kinds: the bot name of each seat ("" for the person), kept in the record.
         shown: how many lines of the hand's log have been printed.
-        lang: the language of refusals (a catalogue of canasta.i18n: en, it).
+        lang: the language of refusals and of the log (a catalogue of canasta.i18n).
     """
 
     match: Match
@@ -465,7 +465,7 @@ def register(app: typer.Typer) -> None:
                  "(- for standard input; --variant, --rule and --players are then "
                  "ignored).")] = None,
         lang: Annotated[str, typer.Option(
-            help="Language of refusals: " + ", ".join(languages()) + ".")] = "en",
+            help="Language of refusals and of the log: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)

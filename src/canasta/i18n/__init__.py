@@ -16,45 +16,37 @@ Standard library only; imported by the front ends, never by :mod:`canasta.core`.
 """
 
 from canasta.i18n.catalogue import (
-    DEFAULT as DEFAULT,
+    DEFAULT,
+    catalogue,
+    choice_label,
+    fill,
+    has,
+    languages,
+    option_description,
+    option_label,
+    placeholders,
+    resolve_lang,
+    score_item_text,
+    section_label,
+    t,
+    variant_name,
 )
-from canasta.i18n.catalogue import (
-    catalogue as catalogue,
-)
-from canasta.i18n.catalogue import (
-    choice_label as choice_label,
-)
-from canasta.i18n.catalogue import (
-    fill as fill,
-)
-from canasta.i18n.catalogue import (
-    has as has,
-)
-from canasta.i18n.catalogue import (
-    languages as languages,
-)
-from canasta.i18n.catalogue import (
-    option_description as option_description,
-)
-from canasta.i18n.catalogue import (
-    option_label as option_label,
-)
-from canasta.i18n.catalogue import (
-    placeholders as placeholders,
-)
-from canasta.i18n.catalogue import (
-    resolve_lang as resolve_lang,
-)
-from canasta.i18n.catalogue import (
-    score_item_text as score_item_text,
-)
-from canasta.i18n.catalogue import (
-    section_label as section_label,
-)
-from canasta.i18n.catalogue import (
-    t as t,
-)
-from canasta.i18n.catalogue import (
-    variant_name as variant_name,
-)
-from canasta.i18n.events import describe_event as describe_event
+from canasta.i18n.events import describe_event
+
+__all__ = [
+    "DEFAULT",
+    "catalogue",
+    "choice_label",
+    "describe_event",
+    "fill",
+    "has",
+    "languages",
+    "option_description",
+    "option_label",
+    "placeholders",
+    "resolve_lang",
+    "score_item_text",
+    "section_label",
+    "t",
+    "variant_name",
+]

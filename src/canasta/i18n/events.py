@@ -8,14 +8,11 @@ key, its values (cards as card texts, which read the same in every language) and
 ``.other`` entry.
 
 :func:`event_entries` reads the frozen Event values of ``canasta.core.events`` by their kind
-(class name) and fields. :func:`entries_from_log` is the bridge for states that still write
-their history as English log lines (before ``state.events``); it is the only place that reads
-such text, on the server, and goes once every state has events.
+(class name) and fields; nothing here reads text.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,70 +131,3 @@ def describe_event(event: Any, viewer_seat: int | None = None, lang: str = DEFAU
     return " ".join(render(e, lang, names, teams) for e in event_entries(event, viewer_seat))
 
 
-# -- the bridge from English log lines (states written before events) ------------------------
-
-_SEAT = r"seat (?P<seat>\d+)"
-_LOG_LINES: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
-    (re.compile(rf"^{_SEAT}: draw$"), "draw", ()),
-    (re.compile(rf"^{_SEAT}: take-pile$"), "take_pile_plain", ()),
-    (re.compile(rf"^{_SEAT}: take-pile (?P<cards>.+)$"), "take_pile_with", ("cards",)),
-    (re.compile(rf"^{_SEAT}: meld (?P<cards>.+)$"), "meld", ("cards",)),
-    (re.compile(rf"^{_SEAT}: lay-off (?P<rank>\S+) (?P<cards>.+)$"), "lay_off",
-     ("rank", "cards")),
-    (re.compile(rf"^{_SEAT}: discard (?P<card>.+)$"), "discard", ("card",)),
-    (re.compile(rf"^{_SEAT}: ask-partner$"), "ask_partner", ()),
-    (re.compile(rf"^{_SEAT}: answer yes$"), "answer_yes", ()),
-    (re.compile(rf"^{_SEAT}: answer no$"), "answer_no", ()),
-    (re.compile(rf"^{_SEAT}: retract$"), "retract", ()),
-    (re.compile(rf"^{_SEAT}: end-hand$"), "end_hand", ()),
-    (re.compile(rf"^{_SEAT}: (?P<action>.+)$"), "played", ("action",)),
-    (re.compile(rf"^{_SEAT} draws and lays out the red three (?P<card>\S+)$"),
-     "draw_red_three", ("card",)),
-    (re.compile(rf"^{_SEAT} lays out the red three (?P<card>\S+)$"), "red_three", ("card",)),
-    (re.compile(rf"^{_SEAT} declares the red three (?P<card>\S+)$"), "declare_red_three",
-     ("card",)),
-    (re.compile(rf"^{_SEAT} puts (?P<count>\d+) black threes out of play$"),
-     "black_threes_out", ("count",)),
-]
-_PLAIN_LINES: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
-    (re.compile(r"^the upcard is (?P<card>\S+)$"), "event.upcard", ("card",)),
-    (re.compile(r"^the upcard (?P<card>\S+) is a special card$"), "event.upcard_special",
-     ("card",)),
-    (re.compile(r"^team (?P<team>\d+) has opened with (?P<points>\d+) points$"),
-     "event.opened", ("points",)),
-    (re.compile(r"^team (?P<team>\d+) takes back its opening; its minimum rises by "
-                r"(?P<penalty>\d+)$"), "event.opening_retracted", ("penalty",)),
-    (re.compile(r"^the hand ends: (?P<reason>.+)$"), "event.hand_end", ()),
-]
-
-
-def entries_from_log(lines: Sequence[str], viewer: int | None = None,
-                     went_out: int | None = None) -> list[Entry]:
-    """Entries for the English log lines of a state without events (see the module
-    docstring). A draw shows no cards (the line has none); a line no pattern knows becomes
-    ``event.unknown`` with the line itself, so nothing is lost."""
-    out: list[Entry] = []
-    for line in lines:
-        out.append(_entry_of_line(line, viewer, went_out))
-    return out
-
-
-def _entry_of_line(line: str, viewer: int | None, went_out: int | None) -> Entry:
-    for pattern, kind, names in _LOG_LINES:
-        m = pattern.match(line)
-        if m:
-            seat = int(m.group("seat"))
-            values: dict[str, Any] = {n: m.group(n) for n in names}
-            return _entry("draw_unseen" if kind == "draw" else kind, seat, viewer, **values)
-    for pattern, key, names in _PLAIN_LINES:
-        m = pattern.match(line)
-        if m:
-            entry: Entry = {"key": key, "values": {n: m.group(n) for n in names}}
-            if "team" in pattern.groupindex:
-                entry["team"] = int(m.group("team"))
-            if key == "event.hand_end":
-                entry["key"] = "event.hand_end." + m.group("reason").replace(" ", "_")
-                if went_out is not None and m.group("reason") == "went out":
-                    entry["seat"] = went_out
-            return entry
-    return {"key": "event.unknown", "values": {"text": line}}

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from canasta.core.rules import Rules
-from canasta.i18n.catalogue import DEFAULT, t
+from canasta.i18n.catalogue import DEFAULT, has, t
 
 if TYPE_CHECKING:
     from canasta.core.data import HandData
@@ -71,8 +71,12 @@ def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | 
     """The catalogue key of a rule id: ``refusal.<rule id>`` (spaces as ``_``);
     ``melds.wild_ratio`` has one text per reading (``.le``/``.lt``, from ``rules``), and a
     few have a more precise form when ``values`` holds what it needs (``.with_minimum``,
-    ``.with_count``)."""
+    ``.with_count``); where the engine names the situation (``values["case"]``) and the
+    catalogue has ``refusal.<rule id>.<case>``, that text."""
     key = "refusal." + rule.replace(" ", "_")
+    case = (values or {}).get("case")
+    if isinstance(case, str) and has(f"{key}.{case}"):
+        return f"{key}.{case}"  # one situation of a rule id with several (values["case"])
     if rule == "melds.wild_ratio":
         key += ".lt" if rules is not None and rules.melds.wild_ratio == "lt" else ".le"
     elif values and rule == "opening.minimums" and "minimum" in values:
