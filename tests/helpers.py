@@ -221,7 +221,9 @@ def snapshot(state: State) -> dict[str, Any]:
         value = getattr(state, name)
         if name == "snapshot":
             out[name] = snapshot(value) if value is not None else None
-        elif name == "rules":
+        elif name in ("rules", "event_log"):
+            # the event log is persistent (never changed, only extended into a new object):
+            # an action that changes nothing leaves the very same log
             out[name] = value
         else:
             out[name] = copy.deepcopy(value)

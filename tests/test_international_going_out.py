@@ -141,7 +141,9 @@ def test_concealed_going_out_scores_200_and_waives_the_minimum() -> None:
     assert labels["Natural canasta"] == 500
     assert labels["Melded cards"] == 55
     partner = hand_points(s.hands[3])
-    assert labels["Cards left in hand, player 1"] == -partner
+    # seat 3 is the team's second player: its row keeps that number (issue 9)
+    assert labels["Cards left in hand, player 2"] == -partner
+    assert "Cards left in hand, player 1" not in labels
     assert sheet.hand_total == 200 + 500 + 55 - partner + _red_threes(s, 1)
     check_score_sheets(s)
 

@@ -76,7 +76,7 @@ def test_international_natural_and_mixed_canastas() -> None:
     assert a["items"] == [
         {"label": "Natural canasta", "points": 500}, {"label": "Mixed canasta", "points": 300},
         {"label": "Going out", "points": 100}, {"label": "Melded cards", "points": 190},
-        {"label": "Cards left in hand, player 1", "points": -5}]
+        {"label": "Cards left in hand, player 2", "points": -5}]
     assert a["hand_total"] == 1085
     assert b["hand_total"] == 30 - 5 - 60
 
@@ -99,8 +99,9 @@ def test_international_hand_points_subtracted() -> None:
     a, b = score("international",
                  team([NAT_K], hands=[[], ["Jc", "Jd"]], out=True),
                  team(["9s 9d 9h"], hands=[["Qs"], ["Qh"]]))
-    assert [k for k in items(a) if k.startswith("Cards left")] == ["Cards left in hand, player 1"]
-    assert items(a)["Cards left in hand, player 1"] == -20
+    # the row keeps the partner's own number in the team (issue 9: it was "player 1")
+    assert [k for k in items(a) if k.startswith("Cards left")] == ["Cards left in hand, player 2"]
+    assert items(a)["Cards left in hand, player 2"] == -20
     assert items(b)["Cards left in hand, player 1"] == -10
     assert items(b)["Cards left in hand, player 2"] == -10
 
@@ -149,7 +150,7 @@ def test_canastone_going_out_300_and_canastas_500_300() -> None:
     a, b = score("canastone", team([NAT_K, MIX_Q], hands=[[], ["4c"]], out=True),
                  team(["9s 9d 9h"], hands=[["4h"], ["8s"]]))
     assert items(a) == {"Natural canasta": 500, "Mixed canasta": 300, "Going out": 300,
-                        "Melded cards": 190, "Cards left in hand, player 1": -5}
+                        "Melded cards": 190, "Cards left in hand, player 2": -5}
     assert a["hand_total"] == 1285 and b["hand_total"] == 15
 
 

@@ -145,7 +145,7 @@ class Game:
         view = self.state.view(self.human)
         hand_no = len(self.match.hands)
         title = (f"Hand {hand_no} · {self.match.rules.name} · match to "
-                 f"{self.match.rules.end.target}")
+                 f"{self.match.rules.target(self.match.players)}")
         self.console.print(render.table(view, self.names, title=title, log_lines=0,
                                         pending=len(self.state.pending_pile)))
 
@@ -337,7 +337,7 @@ class Game:
                 sheet, self.team_names[sheet.team], [self.names[s] for s in seats]))
         self.console.print(Columns(tables, padding=(0, 2)))
         self.console.print(render.totals_table(self.match.scores, self.team_names,
-                                               self.match.rules.end.target,
+                                               self.match.rules.target(self.match.players),
                                                len(self.match.hands)))
 
     def draw_final_table(self) -> None:

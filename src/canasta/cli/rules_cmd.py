@@ -33,7 +33,28 @@ from canasta.core.rules import (
 #: Each rule's name for people is the catalogue's ``rule.<section.field>`` (canasta.i18n), the
 #: section titles ``section.<section>``, and a value in words ``rule.<section.field>.<value>``.
 
-_CITE = re.compile(r"\s\(?(S00\d|seed \d|pagat|Britannica|Tranca)")
+_SEED_QUOTE = re.compile(r'S(\d{3})((?: [a-z]+)*):? ("[^"]+")')
+_OUTSIDE = re.compile(r"(pagat|Britannica),? for S(\d{3})(?::\s*([^;)]+))?")
+_UNNAMED = re.compile(r"\(([^()]*\b(?:pagat|Britannica)\b[^()]*)\)")
+
+
+def field_source(doc: str, seed: str) -> str:
+    """The source of a field's value for the preset of seed ``seed`` (``"002"``), from the
+    field's citation comment ``doc``: only that seed's own quotes (``seed 002 "..."``) and the
+    outside sources named for it (``pagat for S002: 500``), never another seed's text; when
+    the comment has neither, "not in seed 002" and the engine default."""
+    parts = [f"seed {m.group(1)}{m.group(2)} {m.group(3)}" for m in _SEED_QUOTE.finditer(doc)
+             if m.group(1) == seed]
+    for m in _OUTSIDE.finditer(doc):
+        if m.group(2) == seed:
+            parts.append(f"{m.group(1)} for seed {seed}" + (f": {m.group(3).strip()}"
+                                                           if m.group(3) else ""))
+    if not parts:
+        outside = [m.group(1).strip() for m in _UNNAMED.finditer(doc)
+                   if not _SEED_QUOTE.search(m.group(1)) and " for S" not in m.group(1)]
+        note = f"; outside sources: {'; '.join(outside)}" if outside else ""
+        return f"not in seed {seed}: engine default{note} (docs/rules.md)"
+    return "; ".join(parts)
 
 
 def _setting(key: str, value: Any, rules: Rules, lang: str = "en") -> str:
@@ -84,6 +105,7 @@ def rule_sheet(rules: Rules, lang: str = "en") -> list[SheetRow]:
     sentence it rests on (the preset's ``sources``, the option that set it, or the field's
     own citation; these stay in their own words)."""
     info = preset_info(rules.name)
+    seed = str(info["seed"])[:3]
     options = preset_options(rules.name)
     chosen = dict(rules.options)
     by_option: dict[str, str] = {}
@@ -103,11 +125,9 @@ def rule_sheet(rules: Rules, lang: str = "en") -> list[SheetRow]:
         for f in fields(section_obj):
             key = f"{section}.{f.name}"
             value = getattr(section_obj, f.name)
-            doc = field_doc(section, f.name)
-            m = _CITE.search(doc)
             source = (by_option.get(key) or by_option.get(f.name)
                       or info["sources"].get(key)
-                      or (doc[m.start():].strip(" ()") if m else "engine default"))
+                      or field_source(field_doc(section, f.name), seed))
             label = (i18n.t(f"rule.{key}", lang) if i18n.has(f"rule.{key}")
                      else f.name.replace("_", " "))
             rows.append(SheetRow(section, key, label, _setting(key, value, rules, lang),
@@ -239,5 +259,8 @@ def register(app: typer.Typer) -> None:
                           + (i18n.t("rules.variant_extends", lang, extends=info["extends"])
                              if info["extends"] else "")
                           + i18n.t("rules.variant_players", lang, players=players,
-                                   target=rules.end.target))
+                                   target=rules.end.target)
+                          + "".join(i18n.t("rules.variant_target_by_players", lang,
+                                           players=n, target=t)
+                                    for n, t in sorted(rules.end.target_by_players.items())))
             console.print(_option_table(name, None, lang))

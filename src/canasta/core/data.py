@@ -302,9 +302,9 @@ class HandData:
             out.append(TeamHand(
                 melds=tuple(tuple(m) for m in self.melds[t].values() if m),
                 red_threes=len(self.red_threes[t]),
-                hands=tuple(
-                    tuple(cards_of(self.hands[s])) for s in seats if s != self.went_out
-                ),
+                # every player of the team in seat order, [] for the one who went out, so
+                # that "player 2" of the score sheet is the team's second player
+                hands=tuple(tuple(cards_of(self.hands[s])) for s in seats),
                 went_out=self.went_out is not None and self.team_of[self.went_out] == t,
                 concealed=self.concealed and self.went_out is not None
                 and self.team_of[self.went_out] == t,

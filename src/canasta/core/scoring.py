@@ -34,7 +34,8 @@ class TeamHand:
     Attributes:
         melds: each meld's cards (card codes); a meld of only wild cards is a wild meld.
         red_threes: red threes laid out by the team.
-        hands: cards left in each player's hand, one list per player of the team.
+        hands: cards left in each player's hand, one list per player of the team in seat
+            order (``()`` for the player who went out, who has no row on the sheet).
         went_out: a player of this team went out.
         concealed: that player went out concealed.
         score_before: the team's match score before the hand.
@@ -241,6 +242,10 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
     multiplier = s.unopened_hand_multiplier if not melded_any else 1
     side_blacks = 0
     for i, cards in enumerate(hand.hands):
+        if hand.went_out and not cards:
+            # The player who went out has no row; the partner keeps his own number in the team
+            # (issue 9: the rows were numbered among the players still holding cards).
+            continue
         blacks = [c for c in cards if is_black_three(c)] if s.black_three_in_hand else []
         side_blacks += len(blacks)
         counted = [c for c in cards

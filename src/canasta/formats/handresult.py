@@ -312,10 +312,6 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             r.fail(f"{tp}.penalties", "red_three_in_hand is charged for the red threes listed in "
                                       "the hands already: name it only for a red three not "
                                       "listed")
-        if went_out:
-            # As the engine scores it: the player who went out has no row (S002: the side that
-            # went out subtracts only the partner's hand).
-            hands = [h for h in hands if h]
         hands_out.append(TeamHand(
             melds=tuple(melds), red_threes=n_red, hands=tuple(hands), went_out=went_out,
             concealed=concealed, score_before=score_before, penalties=tuple(penalties),

@@ -210,7 +210,7 @@ class Table:
             "view": game.view_json(seat),
             "match": {
                 "scores": list(match.scores),
-                "target": game.rules.end.target,
+                "target": game.rules.target(match.players),
                 "winner": match.winner,
                 "over": match.is_over,
                 "hands": game.sheets_json(),
