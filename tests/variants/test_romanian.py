@@ -273,6 +273,22 @@ def test_undeclared_red_threes_cost_300() -> None:
     assert dict(sheet.items)["Red threes left in hand (4)"] == -1200
 
 
+@pytest.mark.parametrize(("option", "three", "four"), [(None, 100, 800), ("never", 100, 800),
+                                                    ("no_meld", -100, -800)])
+def test_red_threes_of_a_side_that_never_melded(option: str | None, three: int,
+                                                 four: int) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "3 de rosu declarat (nedeclarat) 100 (-300)"; "toate 4
+    cartile de 3 rosu declarate (nedeclarate) 800 (-1200)": a declared red three is worth 100,
+    four 800, also for a side that never melded (issue 9 item 8); the minus of variants.md
+    (sfaturi-utile) is the option red_three_sign = no_meld."""
+    rules = load_preset("romanian", {"red_three_sign": option} if option else None)
+    hand = (tuple(cards("Kc 5d")),)
+    one = score_hand([TeamHand(hands=hand, red_threes=1)], rules)[0]
+    assert dict(one.items)["Red threes (1)"] == three
+    all4 = score_hand([TeamHand(hands=hand, red_threes=4)], rules)[0]
+    assert dict(all4.items)["Red threes (4)"] == four
+
+
 def test_black_threes_in_hand() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "3 de negru in mana -100"; "toate 4 cartile de 3 negru
     -1600"."""
