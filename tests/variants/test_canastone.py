@@ -31,10 +31,25 @@ def test_three_packs_fifteen_cards_every_player_count() -> None:
     quindici carte per giocatore"; "Si gioca in numero variabile da 2 a 6 persone"."""
     deck = make_deck(RULES.packs(4), RULES.deal.jokers_per_pack)
     assert len(deck) == 162 and deck.count(JOKER) == 6
-    for players in (2, 3, 4, 6):
+    for players in (2, 3, 4, 5, 6):
         s = State.deal(RULES, players, seed=3)
         # A red three dealt is laid out and replaced, so every hand still holds 15.
         assert all(size == 15 for size in s.hand_size)
+
+
+def test_five_players_each_for_themselves() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Si gioca in numero variabile da 2 a 6 persone": five play
+    each for themselves, as three do (issue 9 item 9); classic Italian (seed 001) names only its
+    two-, three-, four- and six-player games."""
+    assert 5 in RULES.deal.player_counts
+    s = State.deal(RULES, 5, seed=4)
+    assert s.teams == ((0,), (1,), (2,), (3,), (4,)) and s.hand_size == [15] * 5
+    assert RULES.draw_count(5) == 2
+    m = Match(RULES, 5, seed=1)
+    assert len(m.scores) == 5
+    assert 5 not in load_preset("classic_italian").deal.player_counts
+    with pytest.raises(ValueError, match="player"):
+        State.deal(load_preset("classic_italian"), 5, seed=1)
 
 
 @pytest.mark.parametrize(("upcard", "under"), [("As", 14), ("Kd", 13), ("Qh", 12),

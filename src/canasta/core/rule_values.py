@@ -325,8 +325,9 @@ def validate(rules: RuleSections) -> None:
         raise RulesError(f"deal.player_counts: expected distinct player counts, got "
                          f"{list(d.player_counts)}")
     for n in d.player_counts:
-        if n not in (2, 3, 4, 6):
-            raise RulesError(f"deal.player_counts: {n} players is not a seated form (2, 3, 4, 6)")
+        if n not in (2, 3, 4, 5, 6):
+            raise RulesError(f"deal.player_counts: {n} players is not a seated form "
+                             "(2 to 6; five each for himself: seed 000 \"da 2 a 6 persone\")")
         if n not in d.cards_dealt and 4 not in d.cards_dealt:
             raise RulesError(f"deal.cards_dealt: no deal size for {n} players")
     if d.packs < 1 or d.packs > 4:
