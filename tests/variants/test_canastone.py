@@ -256,6 +256,25 @@ def test_mattoni_opening_with_the_pile_blocked_for_a_round() -> None:
     assert s.opened[1]
 
 
+@pytest.mark.parametrize(("meld", "blocked"), [("JK JK JK", True), ("JK JK 2c", True),
+                                              ("JK 2c 2d", False), ("JK JK 2c 2d", False)])
+def test_mattoni_are_three_jokers_or_two_and_a_deuce(meld: str, blocked: bool) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Classica è l'apertura con tre Joker o con due Joker e una
+    pinella detta anche «apertura» di «mattoni»": only those melds are blocked after an
+    opponent's joker (issue 9 item 5); another wild meld with a joker opens with the pile."""
+    seat1 = "Qs Qh JK JK JK 2c 2d Ac Ks Kh Kd 7s 7h 7d 6c"
+    seat0 = "As Ah JK Qd 4s 4h 4d 5c 5d 6s 6h 6d 10s 10h 10d"
+    s = start({1: seat1, 0: seat0}, "Kc Kd Jc Jd 10c 9c Js Jh", scores=[3000, 3000])
+    apply_all(s, "draw", "discard 6c", "draw", "discard Jc", "draw", "discard 10c", "draw",
+              "meld As Ah JK", "discard Qd", "take-pile Qs Qh")
+    assert s.mattoni_blocked(1)
+    if blocked:
+        assert rule_of(s, f"meld {meld}") == "opening.joker_meld_blocks_mattoni"
+    else:
+        apply_all(s, f"meld {meld}")
+        assert s.opened[1]
+
+
 def test_mattoni_block_lasts_one_round() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "impedisce per un giro": from the joker's turn until the
     same player's next turn."""

@@ -663,7 +663,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                        f"an opening of {need} uses natural cards only (seed 000: \"Per la "
                        "discesa a 50 punti si richiedono solo combinazioni con carte "
                        "naturali\")")
-        if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
+        if (rank == WILD_RANK and is_mattoni(cards) and r.opening.joker_meld_blocks_mattoni
                 and s.took_pile and s.mattoni_blocked(team)):
             fail("opening.joker_meld_blocks_mattoni",
                        "an opponent put a joker down within the last round: you may not "
@@ -705,6 +705,15 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not meld down to one card when you cannot then go out")
+
+
+def is_mattoni(cards: Sequence[int]) -> bool:
+    """Is ``cards`` (one meld as laid) an opening "di mattoni": three jokers, or two jokers and
+    a deuce (seed 000: "Classica è l'apertura con tre Joker o con due Joker e una pinella
+    detta anche «apertura» di «mattoni»")? Any other wild meld is not."""
+    jokers = sum(1 for c in cards if c == JOKER)
+    deuces = sum(1 for c in cards if c in DEUCES)
+    return len(cards) == 3 and jokers + deuces == 3 and jokers >= 2
 
 
 def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:

@@ -201,8 +201,9 @@ class OpeningRules:
     #: 0 = never (S004 "canasta – peste 5000 de puncte, dar se agreaza"). The minimum then
     #: reads :data:`CANASTA_ONLY`.
     canasta_required_from: int = 0
-    #: A player who melds a joker stops the opponents, for one round, from opening with a meld
-    #: of wild cards holding a joker ("mattoni") in a turn in which they take the pile (S000 "un
+    #: A player who melds a joker stops the opponents, for one round, from opening with
+    #: "mattoni" (a meld of three jokers, or two jokers and a deuce: S000 "l'apertura con tre
+    #: Joker o con due Joker e una pinella") in a turn in which they take the pile (S000 "un
     #: giocatore che mette in tavola in combinazione un Joker (mattone) impedisce per un giro ai
     #: giocatori avversari di fare l'apertura di mattoni e contemporaneamente impossessarsi del
     #: pozzo").
