@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from deck_helpers import apply_all, deal, legal_texts, rule_of
+from helpers import burn_stock
+from helpers import deal as deal_bottom
 
 from canasta import Match, Phase, State, load_preset
 from canasta.core.cards import JOKER, make_deck, parse_card
@@ -236,6 +238,27 @@ def test_end_of_stock_play_goes_on_while_the_discard_can_be_taken() -> None:
             apply_all(s, sorted(t for t in texts if t.startswith("discard"))[0])
     assert s.end_reason in ("stock_exhausted", "last_card_red_three")
     assert len(s.score()) == 2
+
+
+def test_end_of_stock_hand_ends_only_when_the_discard_cannot_be_taken() -> None:
+    """Seed 001_fb0497f152a2c2d6.txt: "si procede fin che ogni giocatore al suo turno può
+    rilevare lo scarto: quando questo non è possibile la smazzata viene considerata chiusa"
+    (Canastone, silent, borrows it): while the player can take the discard he may not end the
+    hand (issue 9 item 4); the option end_of_stock = matching_meld lets him unless the discard
+    fits his side's meld."""
+    for option, may_end in ((None, False), ("until_no_take", False), ("matching_meld", True)):
+        rules = load_preset("classic_italian", {"end_of_stock": option} if option else None)
+        canastone = load_preset("canastone", {"end_of_stock": option} if option else None)
+        assert canastone.end.must_take_any_discard is rules.end.must_take_any_discard is (
+            not may_end)
+        s = deal_bottom({0: "Qs Qh As Ah Ad 9s 8s 7s 6s 5s 4d"}, after="8d", bottom="Qd",
+                        rules=rules, dealer=0)
+        burn_stock(s, leave=0)
+        assert s.actor == 0 and not s.stock and s.phase is Phase.DRAW
+        assert any(t.startswith("take-pile") for t in legal_texts(s))
+        assert ("end-hand" in legal_texts(s)) is may_end
+        if not may_end:
+            assert rule_of(s, "end-hand") == "end.must_take_any_discard"
 
 
 def test_target_5000_and_10000_for_six() -> None:

@@ -591,6 +591,14 @@ def top_card_only(s: HandData, team: int, cards: Sequence[int]) -> bool:
 def check_end_hand(s: HandData) -> IllegalActionError | None:
     if s.stock:
         return IllegalActionError("end of stock", "the hand ends only when the stock is gone")
+    if s.rules.end.must_take_any_discard and any(
+        check_take(s, s.actor, t.cards) is None for t in take_candidates(s)
+    ):
+        return IllegalActionError("end.must_take_any_discard",
+                                  "with the stock gone the hand ends only when you cannot take "
+                                  "the discard (seed 001: \"si procede fin che ogni giocatore al "
+                                  "suo turno può rilevare lo scarto: quando questo non è "
+                                  "possibile la smazzata viene considerata chiusa\")")
     if s.rules.end.must_take_matching_discard and (
         check_take(s, s.actor, ()) is None
     ):

@@ -333,6 +333,11 @@ class EndRules:
     #: With an empty stock, taking a discard that fits one of the side's melds is compulsory
     #: (pagat for S002); otherwise the player may end the hand instead.
     must_take_matching_discard: bool = True
+    #: With an empty stock, the hand ends only when the player cannot take the discard: while
+    #: any take is legal, ending the hand is not (S001 "si procede fin che ogni giocatore al suo
+    #: turno può rilevare lo scarto: quando questo non è possibile la smazzata viene considerata
+    #: chiusa").
+    must_take_any_discard: bool = False
 
 
 SECTIONS = ("deal", "turn", "pile", "melds", "opening", "going_out", "red_threes", "scoring", "end")
