@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 from deck_helpers import apply_all, deal, legal_texts, rule_of
-from helpers import burn_stock
-from helpers import deal as deal_bottom
 
 from canasta import Match, Phase, State, load_preset
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.rules import preset_info
 from canasta.core.scoring import TeamHand, score_hand
+from helpers import burn_stock
+from helpers import deal as deal_bottom
 
 RULES = load_preset("classic_italian")
 CANASTONE = load_preset("canastone")
