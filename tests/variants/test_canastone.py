@@ -275,6 +275,46 @@ def test_mattoni_are_three_jokers_or_two_and_a_deuce(meld: str, blocked: bool) -
         assert s.opened[1]
 
 
+def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "non può impossessarsene, anche avendo le due carte dello
+    stesso valore facciale, il giocatore di una coppia che non ha ancora «aperto»"; "la carta
+    superiore del pozzo stesso però e le carte che la catturano non possono far parte del
+    punteggio di «apertura»": an unopened side takes the pile only when its hand can complete
+    the opening without them, and the take (with the stock card drawn) cannot be undone by
+    ``retract`` nor by a meld that leaves the opening short (issue 9 item 12)."""
+    hand = "4s 4h Ks Kh Kd 9s 9h JK As 8d 7c 6c 5c 10c Jd"
+    s = start({1: hand.replace("JK", "Qd")}, "5d", scores=[3000, 3000])
+    assert rule_of(s, "take-pile 4s 4h") == "opening.minimums"  # 30 of 90 without the pile
+    assert not any(t.startswith("take-pile") for t in legal_texts(s))
+    s = start({1: hand}, "5d", scores=[3000, 3000])
+    apply_all(s, "take-pile 4s 4h")
+    assert s.provisional and s.pending_pile and s.hands[1][parse_card("5d")] == 1
+    assert rule_of(s, "retract") == "pile"
+    assert "retract" not in legal_texts(s)
+    assert rule_of(s, "meld Ks Kh Kd JK") == "opening.minimums"  # 80, the nines stranded
+    apply_all(s, "meld Ks Kh Kd", "meld 9s 9h JK")
+    assert s.opened[1] and not s.pending_pile and s.opening_points == 100
+
+
+@pytest.mark.parametrize("order", [("meld As Ad Ac", "meld 9s 9h 2c"),
+                                   ("meld 9s 9h 2c", "meld As Ad Ac")])
+def test_natural_opening_covers_every_meld_of_the_opening_turn(order: tuple[str, str]) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Per la discesa a 50 punti si richiedono solo
+    combinazioni con carte naturali": every meld laid in the opening turn, also after the
+    minimum is reached, so the order of the melds does not matter (issue 9 item 11); from the
+    next turn wild cards may be melded."""
+    s = start({1: "As Ad Ac 9s 9h 2c Ks Kh 7s 7h 6s 6h 5c 5d 4d"}, "8c 8d")
+    apply_all(s, "draw")
+    first, second = order
+    if "2c" in first:
+        assert rule_of(s, first) == "opening.naturals_only_at"
+    else:
+        apply_all(s, first)
+        assert s.opened[1]
+        assert rule_of(s, second) == "opening.naturals_only_at"
+        assert second not in legal_texts(s)
+
+
 def test_mattoni_block_lasts_one_round() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "impedisce per un giro": from the joker's turn until the
     same player's next turn."""

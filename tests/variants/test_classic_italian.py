@@ -261,6 +261,24 @@ def test_end_of_stock_hand_ends_only_when_the_discard_cannot_be_taken() -> None:
             assert rule_of(s, "end-hand") == "end.must_take_any_discard"
 
 
+def test_concealed_going_out_is_not_blocked_by_the_natural_opening() -> None:
+    """Seed 001_fb0497f152a2c2d6.txt: "200 punti per «chiusura in mano» ovvero senza aver
+    precedentemente messo in tavola alcuna carta (da notare che per la «chiusura in mano» non è
+    richiesta l'apertura)": the natural-cards-only opening of 50 (seed 000) does not block a
+    concealed going out with wild cards (issue 9 item 11); laying them opens nothing, so the
+    player goes out or takes them back."""
+    s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
+    apply_all(s, "draw", "meld Ks Kh Kd Kc Ks JK 2c")
+    assert not s.opened[1] and s.provisional
+    assert rule_of(s, "discard 7s") == "opening.minimums"
+    apply_all(s, "meld Qs Qh Qd Qc", "discard 7s")
+    assert s.is_over and s.went_out == 1 and s.concealed
+    s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
+    apply_all(s, "draw", "meld Qs Qh Qd Qc", "meld Ks Kh Kd Kc Ks")
+    assert s.opened[1]
+    assert rule_of(s, "lay-off K JK") == "opening.naturals_only_at"
+
+
 def test_target_5000_and_10000_for_six() -> None:
     """Seed 001_fb0497f152a2c2d6.txt: "partita ai 5000 punti"; "nella Canasta a 6 ... la partita
     va ai 10.000 punti"."""

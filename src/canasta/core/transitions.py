@@ -254,6 +254,12 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
     has_canasta = r.opening.canasta_always_opens and any(
         len(m) >= r.melds.canasta_size for m in s.melds[team].values()
     )
+    if r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at and any(
+        IS_WILD[c] for m in s.melds[team].values() for c in m
+    ):
+        # Wild cards laid for a concealed going out: no opening (S000 "Per la discesa a 50
+        # punti si richiedono solo combinazioni con carte naturali").
+        return
     if s.opening_points >= s.opening_minimum(team) or has_canasta:
         s.opened[team] = True
         s.provisional = False
