@@ -10,6 +10,7 @@ from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
 from canasta import Match, MisdealError, Phase, State, load_preset, parse_action
 from canasta.core.cards import JOKER, make_deck, parse_card
+from canasta.core.legality import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("canastone")
@@ -313,6 +314,35 @@ def test_natural_opening_covers_every_meld_of_the_opening_turn(order: tuple[str,
         assert s.opened[1]
         assert rule_of(s, second) == "opening.naturals_only_at"
         assert second not in legal_texts(s)
+
+
+@pytest.mark.parametrize(("option", "kinds"), [(None, True), ("literal", True),
+                                              ("neither", False)])
+def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bool) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "3000 per canasta pura di pinelle", "2000 punti per canasta
+    mista di Joker e pinelle": a wild canasta of deuces is pure, one with a joker impure, for
+    going out ("almeno una canasta pura ed una impura"), the red-three sign and the five
+    canastas (issue 9 item 3); wild_canasta_kinds = neither counts them as neither."""
+    rules = load_preset("canastone", {"wild_canasta_kinds": option} if option else None)
+    mixed_wild = tuple(cards("JK JK 2c 2d 2h 2s JK"))
+    deuces = tuple(cards("2c 2d 2h 2s 2c 2d 2h"))
+    natural = tuple(cards("Ks Kh Kd Kc Ks Kh Kd"))
+    mixed = tuple(cards("Qs Qh Qd Qc Qs 2c JK"))
+    s = start({1: "7s"}, scores=[0, 0], options={"wild_canasta_kinds": option} if option
+              else None)
+    s.opened[1] = True
+    s.melds[1] = {13: list(natural), 0: list(mixed_wild)}
+    err = going_out_error(s, 1, parse_card("7s"))
+    assert (err is None) is kinds
+    if not kinds:
+        assert err is not None and err.rule == "going_out.natural_and_mixed_required"
+    s.melds[1] = {12: list(mixed), 0: list(deuces)}
+    assert (going_out_error(s, 1, parse_card("7s")) is None) is kinds
+    sheet = score_hand([TeamHand(melds=(natural, mixed_wild), red_threes=1)], rules)[0]
+    assert dict(sheet.items)["Red threes (1)"] == (100 if kinds else 0)
+    five = (natural, natural, natural, natural, natural, mixed_wild)
+    sheet = score_hand([TeamHand(melds=five)], rules)[0]
+    assert ("Five natural canastas and a mixed one" in dict(sheet.items)) is kinds
 
 
 def test_mattoni_block_lasts_one_round() -> None:

@@ -42,6 +42,7 @@ from canasta.core.melds import (
     RED3,
     SEQUENCE_KEY,
     is_sequence,
+    purity,
 )
 from canasta.core.melds import meld_key as _meld_key
 
@@ -851,19 +852,15 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
                                   f"{'s' if needed > 1 else ''} to go out "
                                   "(seed 002: \"la coppia deve avere formato almeno una "
                                   "canasta\")")
+    kinds = [purity(m, r) for m in melds.values() if len(m) >= size]
     if g.natural_and_mixed_required:
-        plain = [(k, m) for k, m in melds.items() if len(m) >= size and k != WILD_RANK]
-        nat = any(not any(IS_WILD[c] for c in m) for _, m in plain)
-        mix = any(any(IS_WILD[c] for c in m) for _, m in plain)
-        if not (nat and mix):
+        if not (True in kinds and False in kinds):
             return IllegalActionError("going_out.natural_and_mixed_required",
                                       "your side needs a natural and a mixed canasta to go "
                                       "out (seed 000: \"almeno una canasta pura ed una "
                                       "impura\")")
     if g.natural_canastas_required:
-        pure = sum(1 for k, m in melds.items()
-                   if len(m) >= size and k != WILD_RANK and not any(IS_WILD[c] for c in m))
-        if pure < g.natural_canastas_required:
+        if kinds.count(True) < g.natural_canastas_required:
             return IllegalActionError("going_out.natural_canastas_required",
                                       f"your side needs {g.natural_canastas_required} natural "
                                       "canastas to go out (seed 000 variant: \"almeno due "

@@ -176,6 +176,10 @@ class MeldRules:
     #: una sequenza naturale di sette carte tutte dello stesso seme (A-K-Q-J-10-9-8, per
     #: esempio) vale 500 punti bonus e conta come canastra").
     real_canasta: bool = False
+    #: A canasta of wild cards only counts as pure (deuces only) or impure (with a joker) where
+    #: the rules ask for natural and mixed canastas (S000 "3000 per canasta pura di pinelle",
+    #: "2000 punti per canasta mista di Joker e pinelle"); False: as neither.
+    wild_canasta_kinds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
