@@ -405,6 +405,27 @@ def test_ask_partner_is_binding() -> None:
     assert rule_of(s, "meld As Ah Ad Ac") == "going out"
 
 
+def test_told_yes_and_unable_to_go_out_costs_500() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "A întreabă «pot să închid?», B răspunde «Da», A fiind
+    obligat să închidă, se dovedeşte că nu poate ... Echipa este penalizată cu 500 de puncte":
+    the question may be asked whenever the player wants to go out (issue 9 item 6); told "yes",
+    a player who then ends the turn without going out costs his side 500."""
+    seat1 = "9s 9h 9d 9c 9s 9h 9d As Ah Ad 5c"
+    s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")
+    draw_discard(s, 4)
+    apply_all(s, "draw", "ask-partner", "answer yes")
+    assert s.going_out_plan() is None
+    apply_all(s, "discard 5c")
+    assert not s.is_over
+    assert s.team_hands()[1].penalties == (("Told \"yes\" but did not go out", -500),)
+    assert s.team_hands()[0].penalties == ()
+    s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")
+    draw_discard(s, 4)
+    apply_all(s, "draw", "ask-partner", "answer no", "discard 5c")
+    assert s.team_hands()[1].penalties == ()
+    assert load_preset("brazilian").going_out.ask_yes_unable_penalty == 0
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_other_player_counts(players: int) -> None:
     """Seed 004_de631c4ee768aa1b.txt: "Se joaca de obicei in 4 pentru a forma 2 echipe" (usually

@@ -139,6 +139,7 @@ LABELS: dict[str, str] = {
     "end.overshoot": "A hand carrying a side past the exact target",
     "end.must_take_matching_discard": "Stock gone: taking a discard that fits a meld is "
                                       "compulsory",
+    "going_out.ask_yes_unable_penalty": "Told \"yes\", the player did not go out",
     "melds.wild_canasta_kinds": "A wild canasta counts as pure (deuces) or impure (a joker)",
     "end.must_take_any_discard": "Stock gone: the hand ends only when the discard cannot be "
                                  "taken",

@@ -683,7 +683,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
             fail("opening.minimums",
                  f"after this meld your opening could not reach {need} points, and the pile "
                  "you took cannot be given back (seed 000: \"non può impossessarsene\")")
-    if s.answer is True and s.lookahead:
+    if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         probe = s.clone()
         probe.lookahead = False
         transitions.meld(probe, seat, tuple(cards), rank)
@@ -792,14 +792,10 @@ def check_ask(s: HandData, seat: int) -> None:
     if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
         fail("going_out.ask_partner_per_hand",
                    "you may ask only once per hand (seed 003: \"solo una volta per mano\")")
-    if s.melded_this_turn:
-        fail("going_out.ask_partner", "ask before melding this turn")
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
                    "with one card left you could not obey a \"no\"")
-    if s.lookahead and goingout.going_out_plan(s) is None:
-        fail("going_out.ask_partner", "you may ask only when you are able to go out")
 
 
 def going_out_error(s: HandData, seat: int, discard: int | None,

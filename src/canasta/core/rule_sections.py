@@ -254,6 +254,10 @@ class GoingOutRules:
     ask_partner: bool = True
     #: Questions a player may ask per hand; 0 = one per turn (S003 "solo una volta per mano").
     ask_partner_per_hand: int = 0
+    #: Penalty for a side whose player, told "yes", then does not go out in that turn (S004
+    #: "A întreabă «pot să închid?», B răspunde «Da», A fiind obligat să închidă, se dovedeşte
+    #: că nu poate ... Echipa este penalizată cu 500 de puncte"); 0 = none.
+    ask_yes_unable_penalty: int = 0
 
 
 @dataclass(frozen=True, slots=True)
