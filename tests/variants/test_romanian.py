@@ -6,7 +6,7 @@ on the dealer's right, play passing to the right) plays first."""
 from __future__ import annotations
 
 import pytest
-from deck_helpers import apply_all, cards, check_conservation, deal, rule_of
+from deck_helpers import apply_all, cards, check_conservation, deal, legal_texts, rule_of
 
 from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
@@ -329,6 +329,26 @@ def test_black_threes_out_of_play_as_four() -> None:
     assert not s.opened[1] and s.opening_points == 0
     sheet = score_hand([TeamHand(melds=(tuple(cards("3s 3c 3s 3c")),))], RULES)[0]
     assert sheet.hand_total == 0
+
+
+def test_black_threes_split_between_partners_leave_play_together() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "3-arii de negru se pot scoate din joc (daca ii ai pe toti
+    4) ... Partenerii se pot intreba intre ei daca au treiari de negru pentru a-i scoate din
+    joc": a side holding all four between its two players puts them out of play together
+    (issue 9 item 7), so it is not charged the "toate 4 cartile de 3 negru -1600"."""
+    s = start({1: "3s 3c As Ah Ad 9s 9h 8c 7c 6c 5c", 3: "3s 3c"}, "4c Qd Jd 10d 8d 7d")
+    draw_discard(s, 4)
+    apply_all(s, "draw")
+    assert "meld 3s 3c" in legal_texts(s)
+    assert rule_of(s, "meld 3s") == "melds.black_three_meld_going_out"
+    apply_all(s, "meld 3s 3c")
+    assert sorted(s.melds[1][3]) == sorted(cards("3s 3c 3s 3c"))
+    assert s.hands[3][parse_card("3s")] == s.hands[3][parse_card("3c")] == 0
+    assert not s.opened[1] and s.opening_points == 0
+    t = start({1: "3s 3c As Ah Ad 9s 9h 8c 7c 6c 5c", 2: "3s 3c"}, "4c Qd Jd 10d 8d 7d")
+    draw_discard(t, 4)
+    apply_all(t, "draw")
+    assert rule_of(t, "meld 3s 3c") == "melds.black_three_meld_going_out"  # opponents hold two
 
 
 def test_black_threes_melded_when_going_out_option() -> None:

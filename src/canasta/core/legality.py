@@ -204,8 +204,10 @@ def play_candidates(s: HandData) -> Iterator[Action]:
                 for wilds in (wild_choices(hand, mr.max_wilds) if with_wilds else [[]]):
                     if k + len(wilds) >= mr.min_cards:
                         yield Meld(tuple(blacks + wilds))
-        if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
-            yield Meld(tuple(pick(hand, BLACK_THREES, mr.black_threes_out_of_play)))
+        if mr.black_threes_out_of_play and b and (
+            b + partners_black_threes(s, seat) >= mr.black_threes_out_of_play
+        ):
+            yield Meld(tuple(pick(hand, BLACK_THREES, b)))
         if mr.real_canasta:
             yield from sequence_candidates(s, hand)
         if s.rules.red_threes.may_keep_as_stop:
@@ -219,6 +221,14 @@ def play_candidates(s: HandData) -> Iterator[Action]:
     for code in range(NUM_CODES):
         if hand[code]:
             yield Discard(code)
+
+
+def partners_black_threes(s: HandData, seat: int) -> int:
+    """Black threes in the hands of ``seat``'s partners: the side puts its black threes out
+    of play together (``melds.black_threes_out_of_play``; S004 "Partenerii se pot intreba
+    intre ei daca au treiari de negru pentru a-i scoate din joc")."""
+    return sum(s.hands[p][8] + s.hands[p][11]
+               for p in s.teams[s.team_of[seat]] if p != seat)
 
 
 def sequence_candidates(s: HandData, hand: list[int]) -> Iterator[Meld]:
@@ -636,7 +646,9 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     if target is not None and existing is None:
         fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
     out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
-                   and len(cards) == r.melds.black_threes_out_of_play)
+                   and len(cards) == s.hands[seat][8] + s.hands[seat][11]
+                   and len(cards) + partners_black_threes(s, seat)
+                   >= r.melds.black_threes_out_of_play)
     if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
         fail("melds.black_three_meld_going_out",
                    "black threes are never melded"
@@ -644,7 +656,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                       f"{r.melds.black_threes_out_of_play})"
                       if r.melds.black_threes_out_of_play else ""))
     final = (existing or []) + list(cards)
-    err = meld_error(s, rank, final, cards, team)
+    err = None if out_of_play else meld_error(s, rank, final, cards, team)
     if err:
         raise err
     opened = s.opened[team]

@@ -281,7 +281,15 @@ def meld(s: HandData, seat: int, cards: tuple[int, ...], key: int) -> None:
             hand[c] -= 1
         s.hand_size[seat] -= len(cards)
         s.melds[team].setdefault(key, []).extend(cards)
-        s.log.append(f"seat {seat} puts {len(cards)} black threes out of play")
+        # The partners' black threes leave with them (S004 "Partenerii se pot intreba intre ei
+        # daca au treiari de negru pentru a-i scoate din joc").
+        for p in s.teams[team]:
+            for c in (8, 11):
+                while p != seat and s.hands[p][c]:
+                    s.hands[p][c] -= 1
+                    s.hand_size[p] -= 1
+                    s.melds[team][key].append(c)
+        s.log.append(f"seat {seat} puts {len(s.melds[team][key])} black threes out of play")
         if s.hand_size[seat] == 0:
             go_out(s, seat)
         return
