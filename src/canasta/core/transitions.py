@@ -254,6 +254,12 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
     has_canasta = r.opening.canasta_always_opens and any(
         len(m) >= r.melds.canasta_size for m in s.melds[team].values()
     )
+    if r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at and any(
+        IS_WILD[c] for m in s.melds[team].values() for c in m
+    ):
+        # Wild cards laid for a concealed going out: no opening (S000 "Per la discesa a 50
+        # punti si richiedono solo combinazioni con carte naturali").
+        return
     if s.opening_points >= s.opening_minimum(team) or has_canasta:
         s.opened[team] = True
         s.provisional = False
@@ -275,7 +281,15 @@ def meld(s: HandData, seat: int, cards: tuple[int, ...], key: int) -> None:
             hand[c] -= 1
         s.hand_size[seat] -= len(cards)
         s.melds[team].setdefault(key, []).extend(cards)
-        s.log.append(f"seat {seat} puts {len(cards)} black threes out of play")
+        # The partners' black threes leave with them (S004 "Partenerii se pot intreba intre ei
+        # daca au treiari de negru pentru a-i scoate din joc").
+        for p in s.teams[team]:
+            for c in (8, 11):
+                while p != seat and s.hands[p][c]:
+                    s.hands[p][c] -= 1
+                    s.hand_size[p] -= 1
+                    s.melds[team][key].append(c)
+        s.log.append(f"seat {seat} puts {len(s.melds[team][key])} black threes out of play")
         if s.hand_size[seat] == 0:
             go_out(s, seat)
         return
