@@ -102,8 +102,7 @@ class _Turn:
     """What every candidate of one PLAY phase shares (computed once per call)."""
 
     __slots__ = ("s", "seat", "team", "hand", "size", "melds", "no_melds", "binding",
-                 "opened", "wm_unfinished", "nat_only", "mattoni", "stranding", "blacks",
-                 "partner_blacks", "plan_known")
+                 "opened", "wm_unfinished", "nat_only", "mattoni", "plan_known")
 
     def __init__(self, s: HandData) -> None:
         r = s.rules
@@ -119,22 +118,10 @@ class _Turn:
         self.opened = opened = s.opened[team]
         wm = melds.get(WILD_RANK)
         self.wm_unfinished = wm is not None and len(wm) < mr.canasta_size
-        # Every meld of the opening turn, unless a concealed going out waives the opening
-        # (legality.check_meld; S000 "Per la discesa a 50 punti si richiedono solo
-        # combinazioni con carte naturali").
-        self.nat_only = ((not opened or not s.opened_at_turn_start)
-                         and r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at
-                         and not (not opened and r.going_out.concealed_waives_minimum
-                                  and s.is_concealed(seat)))
+        self.nat_only = (not opened
+                         and r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at)
         self.mattoni = (not opened and r.opening.joker_meld_blocks_mattoni and s.took_pile
                         and s.mattoni_blocked(team))
-        # After an unopened side's take no meld may leave the opening out of reach (the
-        # take cannot be undone, S000 "non può impossessarsene"): decided by the full check.
-        self.stranding = not opened and s.took_pile and s.lookahead
-        self.blacks = self.hand[8] + self.hand[11]
-        self.partner_blacks = (sum(s.hands[p][8] + s.hands[p][11] for p in s.teams[team]
-                                   if p != seat)
-                               if r.melds.black_threes_out_of_play else 0)
         self.plan_known: int = -1  # going out: -1 not yet searched, 0 no way, 1 a way
 
     def can_go_out(self) -> bool:
@@ -156,28 +143,24 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
     s = t.s
     r = s.rules
     mr = r.melds
-    # The player's every black three, with the partners' ones enough for the group
-    # (legality.check_meld; S004 "Partenerii se pot intreba intre ei daca au treiari de negru
-    # pentru a-i scoate din joc").
     out_of_play = (key == 3 and not exists and mr.black_threes_out_of_play > 0
-                   and added == t.blacks
-                   and added + t.partner_blacks >= mr.black_threes_out_of_play)
+                   and added == mr.black_threes_out_of_play)
     if key == 3 and not mr.black_three_meld_going_out and not out_of_play:
         return NO
     wild = jokers + deuces
-    if not out_of_play and not shape_ok(mr, key, before + added, before_wilds + wild, wild,
-                                        before, t.wm_unfinished):
+    if not shape_ok(mr, key, before + added, before_wilds + wild, wild, before,
+                    t.wm_unfinished):
         return NO
     if wild and t.nat_only:
         return NO  # opening.naturals_only_at
-    if key == WILD_RANK and t.mattoni and added == 3 and jokers >= 2:
-        return NO  # opening.joker_meld_blocks_mattoni (legality.is_mattoni)
+    if key == WILD_RANK and jokers and t.mattoni:
+        return NO  # opening.joker_meld_blocks_mattoni
     after = t.size - added
     if key == 3 and after > 1 and not out_of_play:
         return NO  # black threes only when going out
     if after == 0 and r.going_out.discard_required and not s.pending_pile:
         return NO
-    if t.binding or t.stranding or after == 0 or (after == 1 and s.lookahead):
+    if t.binding or after == 0 or (after == 1 and s.lookahead):
         return ASK
     return SURE
 
@@ -265,10 +248,9 @@ def play_actions(s: HandData, full: FullCheck,
                     a = Meld(tuple(cards) + wild_tab[j][d])
                     if v == SURE or full(s, a):
                         yield a
-    if mr.black_threes_out_of_play and b and (
-            b + t.partner_blacks >= mr.black_threes_out_of_play):
+    if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
         cards = []
-        _first_blacks(hand, b, cards)
+        _first_blacks(hand, mr.black_threes_out_of_play, cards)
         a = Meld(tuple(cards))
         v = meld_verdict(t, 3, False, 0, 0, len(cards), 0, 0)
         if v == SURE or (v == ASK and full(s, a)):
@@ -310,15 +292,16 @@ def _first_blacks(hand: list[int], k: int, out: list[int]) -> None:
 
 
 def _ask_ok(t: _Turn) -> bool:
-    """Mirrors ``legality.check_ask`` (and the no-discard refusal of ``verify``): a player
-    may ask whenever he wants to go out, before or after melding, able or not."""
+    """Mirrors ``legality.check_ask`` (and the no-discard refusal of ``verify``)."""
     s = t.s
     g = s.rules.going_out
     if s.no_discard or len(s.teams[t.team]) < 2 or s.asked:
         return False
     if g.ask_partner_per_hand and s.asks[t.seat] >= g.ask_partner_per_hand:
         return False
-    return t.size >= 2
+    if s.melded_this_turn or t.size < 2:
+        return False
+    return not s.lookahead or t.can_go_out()
 
 
 def take_actions(s: HandData, full: FullCheck) -> Iterator[TakePile]:
