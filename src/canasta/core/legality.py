@@ -682,8 +682,10 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                        "000: \"impedisce per un giro ai giocatori avversari di fare "
                        "l'apertura di mattoni e contemporaneamente impossessarsi del "
                        "pozzo\")")
-    if not opened and s.took_pile and s.lookahead:
-        # The take cannot be undone: no meld may leave the opening out of reach.
+    if (not opened and s.took_pile and s.lookahead
+            and not (r.going_out.concealed_waives_minimum and s.is_concealed(seat))):
+        # The take cannot be undone: no meld may leave the opening out of reach (a concealed
+        # going out that waives the minimum may still be under way).
         hand2 = s.hands[seat][:]
         for c in cards:
             hand2[c] -= 1

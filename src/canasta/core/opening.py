@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from canasta.core.cards import JOKER, POINTS
-from canasta.core.melds import DEUCES, IS_WILD, WILD_RANK
+from canasta.core.cards import JOKER, POINTS, WILD_RANK
+from canasta.core.melds import DEUCES, IS_WILD
 from canasta.core.rules import Rules
 
 #: What :func:`reach` returns when another rule opens whatever the points (a canasta with

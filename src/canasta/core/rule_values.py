@@ -223,7 +223,7 @@ COUNT_BOUNDS: dict[str, tuple[int, int]] = {
     "pile.layoff_take_max_meld_size": (0, 30),
     "melds.min_cards": (2, 15),
     "melds.min_naturals": (1, 15),
-    "melds.max_wilds": (0, 99),  # 99: no maximum (seed 003 sets none)
+    "melds.max_wilds": (0, 99),  # 99: no limit (Brazilian, seed 003)
     "melds.black_threes_out_of_play": (0, 16),
     "melds.canasta_size": (3, 15),
     "going_out.canastas_required": (0, 12),

@@ -142,6 +142,7 @@ class Rules:
             out[f.name] = jsonable(value)
         return out
 
+
 def _apply_fields(rules: Rules, values: dict[str, Any]) -> Rules:
     new = rules
     for section, vals in changes_for(rules, values).items():
