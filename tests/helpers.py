@@ -27,6 +27,7 @@ from canasta.core.cards import (
     rank_of,
 )
 from canasta.core.data import HandData
+from canasta.core.events import Drew
 from canasta.core.rules import Rules
 
 RULES = load_preset("international")
@@ -177,12 +178,10 @@ def burn_stock(state: State, leave: int = 0, turns: int | None = None) -> None:
     while len(state.stock) > leave and (turns is None or turns > 0):
         if turns is not None:
             turns -= 1
-        seat = state.actor
-        before = state.hands[seat][:]
-        state.apply(Draw())
-        new = [c for c in range(NUM_CODES) for _ in range(state.hands[seat][c] - before[c])]
-        assert len(new) == 1, new
-        drawn = new[0]
+        event = state.apply(Draw())
+        assert isinstance(event, Drew) and event.drawn is not None, event
+        assert len(event.drawn) == 1, event
+        drawn = event.drawn[0]
         assert not is_wild(drawn) and rank_of(drawn) != 3, f"burned a special card {drawn}"
         play(state, f"discard {_text(drawn)}")
 
@@ -210,7 +209,7 @@ def legal_texts(state: State) -> set[str]:
 
 
 def is_legal(state: State, action_text: str) -> bool:
-    return state.check(parse_action(action_text)) is None
+    return state.can(parse_action(action_text))
 
 
 # -- snapshots and invariants -------------------------------------------------------------------

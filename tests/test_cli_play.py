@@ -16,12 +16,14 @@ from typer.testing import CliRunner
 from canasta import Match, load_preset
 from canasta.bots import BOTS, make_bot
 from canasta.cli import _register as register_commands
-from canasta.cli import app
+from canasta.cli import app, render
 from canasta.cli.play import decision_seed
 from canasta.core.actions import Action, AskPartner, Discard, Draw, EndHand, parse_action
 from canasta.core.cards import JOKER, card_text, cards_of
+from canasta.core.events import Drew, action_of
 from canasta.core.state import IllegalActionError, Phase, View
 from canasta.formats.records import load_record
+from canasta.i18n import describe_event
 from canasta.i18n.refusals import refusal_text
 
 register_commands()
@@ -147,10 +149,15 @@ def test_bots_moves_show_as_they_happen() -> None:
     lines, _, match = replica(1)
     code, out = play(["--seed", str(SEED), "--bots", "random"], lines[:3] + ["quit"])
     assert code == 0
-    bot_moves = [(s, t) for s, t in match.record.actions if s != 0][:3]
-    names = {1: "West", 2: "North", 3: "East"}
-    for seat, action in bot_moves:
-        assert f"{names[seat]}: {action}" in out
+    # Each move is told from its event, as the person sees it (a bot's draw: "West draws a
+    # card", without the card).
+    bot_events = [e for e in match.state.events
+                  if (played := action_of(e)) is not None and played[0] != 0][:3]
+    names = render.seat_names(4)
+    teams = render.team_names(match.teams, names)
+    assert bot_events
+    for event in bot_events:
+        assert describe_event(event, 0, "en", names, teams) in out
 
 
 def test_save_quit_resume_goes_on_identically(tmp_path: Path) -> None:
@@ -253,7 +260,7 @@ def test_the_person_answers_the_partners_question(monkeypatch: pytest.MonkeyPatc
     code, out = play(["--seed", str(seed), "--bots", "random,asker,random"], lines + ["quit"])
     assert code == 0
     assert "North asks: may I go out?" in out
-    assert "You: answer yes" in out
+    assert "You answer yes." in out  # the answer event, as the log tells it
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -279,11 +286,9 @@ def test_two_players_draw_two_and_have_no_partner() -> None:
         seat = match.state.actor
         seed_now = decision_seed(1, seat, 1, len(match.record.actions))
         match.apply(make_bot("random", seed_now).choose(match.state.view(seat)))
-    before = match.state.hand_cards(0)
-    match.apply(Draw())
-    drawn = list(match.state.hand_cards(0))
-    for c in before:
-        drawn.remove(c)
+    event = match.apply(Draw())
+    assert isinstance(event, Drew) and event.drawn is not None
+    drawn = list(event.drawn)
     assert len(drawn) == 2  # seed 001/pagat: two players draw two cards
     assert f"You drew {card_text(drawn[0])}" in out
     assert card_text(drawn[1]) in out.split("You drew", 1)[1].splitlines()[0]
@@ -308,7 +313,7 @@ def test_play_from_a_saved_position_continues_that_table(tmp_path: Path) -> None
     code, _ = play(["--save", str(save), "--bots", "random"], ["1", "quit"])
     assert code == 0
     match, _ = load_record(save)
-    played = len(match.state.history)
+    played = len(match.state.actions)
     pos = tmp_path / "pos.json"
     result = runner.invoke(app, ["position", str(save)])
     assert result.exit_code == 0
@@ -320,7 +325,7 @@ def test_play_from_a_saved_position_continues_that_table(tmp_path: Path) -> None
     assert f"{played} actions played" in flat(out)
     resumed, _ = load_record(save2)
     assert resumed.state.hand_cards(0) == match.state.hand_cards(0)
-    assert resumed.state.history == match.state.history
+    assert resumed.state.actions == match.state.actions
 
 
 def test_play_from_a_malformed_position_exits_2_and_names_the_file(tmp_path: Path) -> None:

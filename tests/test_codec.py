@@ -23,6 +23,7 @@ from canasta import (
     IllegalActionError,
     LayOff,
     Meld,
+    MisdealError,
     State,
     TakePile,
     load_preset,
@@ -104,7 +105,7 @@ def check_state(codec: ActionCodec, state: State, rng: random.Random) -> list[Ac
     hand = state.hands[state.actor]
     for a, i in zip(actions, ids, strict=True):
         back = codec.decode(i, state)
-        assert back == a and state.is_legal(back)
+        assert back == a and state.can(back)
         other = _resuit(a, hand, rng)
         assert codec.encode(other) == i, (a, other)
         assert _same_up_to_suits(codec.decode(codec.encode(other), state), other)
@@ -114,7 +115,12 @@ def check_state(codec: ActionCodec, state: State, rng: random.Random) -> list[Ac
 def play_out(rules: Rules, players: int, seed: int) -> int:
     codec = ActionCodec(rules, players)
     rng = random.Random(seed)
-    state = State.deal(rules, players, seed=seed)
+    for k in range(50):  # a misdeal (seed 000: three wild upcards) is dealt again
+        try:
+            state = State.deal(rules, players, seed=seed + k * 1_000_003)
+            break
+        except MisdealError:
+            continue
     steps = 0
     while not state.is_over:
         actions = check_state(codec, state, rng)

@@ -36,7 +36,7 @@ COVERED_SLOTS = {
     "dealer", "current", "actor", "phase", "turn", "deck", "took_pile", "melded_this_turn",
     "opening_points", "provisional", "snapshot", "pending_pile", "asked", "answer",
     "opened_at_turn_start", "player_melded", "stopped_turn", "no_discard", "asks",
-    "end_reason", "went_out", "concealed", "history", "log", "lookahead", "joker_turn",
+    "end_reason", "went_out", "concealed", "event_log", "lookahead", "joker_turn",
 }
 
 
@@ -49,10 +49,10 @@ def test_every_state_slot_is_in_the_position_format() -> None:
 def _slots_equal(a: State, b: State) -> None:
     """Attribute by attribute (beyond the position dict): the loaded state is the same."""
     for name in HandData.__slots__:
-        if name in ("snapshot", "log", "history"):
+        if name in ("snapshot", "event_log"):
             continue
         assert getattr(a, name) == getattr(b, name), name
-    assert a.history == b.history
+    assert a.events == b.events
     assert (a.snapshot is None) == (b.snapshot is None) or not a.provisional
 
 
@@ -136,7 +136,7 @@ def test_load_position_reads_a_record_too(tmp_path: Path) -> None:
 def test_a_hand_typed_position_without_history_or_deck_plays() -> None:
     """Only the required keys: a position typed in from a real table."""
     doc = position_to_dict(next(random_states(load_preset("international"), 4, 8)))
-    for key in ("history", "log", "deck", "surprise", "asks", "player_melded", "joker_turn",
+    for key in ("history", "events", "deck", "surprise", "asks", "player_melded", "joker_turn",
                 "result", "rules", "options"):
         doc.pop(key)
     doc["turn"] = {"number": 0, "current": doc["turn"]["current"], "phase": "draw"}

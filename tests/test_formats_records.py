@@ -188,9 +188,9 @@ def test_record_state_at_a_given_action() -> None:
     match = play_match(load_preset("international"), 4, 13, 2)
     record = roundtrip(match_to_record(match))
     state = record_state_at(record, "r", 1, 4)
-    assert len(state.history) == 5
+    assert len(state.actions) == 5
     start = record_state_at(record, "r", 0, -1)
-    assert start.history == [] and start.turn == 0
+    assert start.actions == [] and start.turn == 0
     with pytest.raises(RecordError, match="no action"):
         record_state_at(record, "r", 0, 100000)
     with pytest.raises(RecordError, match="no hand 9"):

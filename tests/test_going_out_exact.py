@@ -46,7 +46,7 @@ def test_known_miss_of_the_greedy_search_can_ask_and_go_out() -> None:
     assert greedy_going_out_plan(s) is None  # the old answer: "cannot go out"
     plan = s.going_out_plan()
     assert plan is not None
-    assert "ask-partner" in legal_texts(s) and s.is_legal(AskPartner())
+    assert "ask-partner" in legal_texts(s) and s.can(AskPartner())
     for action in plan:
         s.apply(action)
     assert s.is_over and s.went_out == 1
@@ -57,7 +57,7 @@ def test_known_miss_binding_yes() -> None:
     may not discard without going out, and the exact plan goes out."""
     s = known_miss()
     play(s, "ask-partner", "answer yes")
-    assert s.check(Discard(s.hand_cards(1)[0])) is not None
+    assert not s.can(Discard(s.hand_cards(1)[0]))
     plan = s.going_out_plan()
     assert plan is not None
     for action in plan:

@@ -78,16 +78,15 @@ def test_legal_actions_never_changes_the_state(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_illegal_apply_raises_naming_a_rule_and_leaves_the_state_unchanged(seed: int) -> None:
     """DESIGN.md: "`apply()` of anything else raises an error that names the broken rule, and
-    leaves the state unchanged"; ``check()`` says the same as ``legal_actions()``."""
+    leaves the state unchanged"; ``can()`` says the same as ``legal_actions()``."""
     for s in _positions(seed, every=7):
         legal = set(s.legal_actions())
         before = snapshot(s)
         for action in _probes(s):
             if action in legal:
-                assert s.check(action) is None, action.text()
+                assert s.can(action), action.text()
                 continue
-            reason = s.check(action)
-            if reason is None:
+            if s.can(action):
                 # A legal action with non-canonical cards (the list names one choice of suits).
                 continue
             with pytest.raises(IllegalActionError) as info:

@@ -161,7 +161,7 @@ def test_empty_stock_discard_taken_with_a_pair_is_optional() -> None:
     assert "take-pile 9s 9d" in texts and "end-hand" in texts and "draw" not in texts
     play(s, "end-hand")
     assert s.is_over and s.end_reason == "stock_exhausted"
-    assert any(isinstance(a, EndHand) for _, a in s.history)
+    assert any(isinstance(a, EndHand) for _, a in s.actions)
     check_score_sheets(s)
 
 

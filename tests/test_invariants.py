@@ -79,7 +79,7 @@ def test_replay_from_the_same_deck_gives_the_same_hand(seed: int) -> None:
     s = State.deal(RULES, 4, seed=seed, dealer=seed % 4)
     _play(s, random.Random(seed), every_step=False)
     r = State.deal(RULES, 4, deck=s.deck, dealer=s.dealer)
-    for seat, action in s.history:
+    for seat, action in s.actions:
         assert r.actor == seat
         r.apply(action)
     assert r.is_over

@@ -27,18 +27,19 @@ from canasta.core.actions import (
 )
 from canasta.core.cards import CardParseError, card_text, cards_text, parse_card, parse_cards
 from canasta.core.codec import ActionCodec
+from canasta.core.events import Event
 from canasta.core.match import HandRecord, Match
 from canasta.core.rules import PRESETS, Rules, RulesError, load_preset, preset_options
 from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
-from canasta.core.state import IllegalActionError, MisdealError, Phase, State, View
+from canasta.core.state import IllegalActionError, LegalActions, MisdealError, Phase, State, View
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action", "ActionCodec", "ActionParseError", "Answer", "AskPartner", "CardParseError",
-    "Discard", "Draw", "EndHand", "HandRecord", "IllegalActionError", "LayOff", "Match", "Meld",
-    "MisdealError", "PRESETS", "Phase", "Retract", "Rules", "RulesError", "ScoreSheet", "State",
-    "TakePile", "TeamHand", "View", "action_from_json", "action_to_json", "card_text", "cards_text",
-    "load_preset", "parse_action", "parse_card", "parse_cards", "preset_options", "score_hand",
-    "__version__",
+    "Discard", "Draw", "EndHand", "Event", "HandRecord", "IllegalActionError", "LayOff",
+    "LegalActions", "Match", "Meld", "MisdealError", "PRESETS", "Phase", "Retract", "Rules",
+    "RulesError", "ScoreSheet", "State", "TakePile", "TeamHand", "View", "action_from_json",
+    "action_to_json", "card_text", "cards_text", "load_preset", "parse_action", "parse_card",
+    "parse_cards", "preset_options", "score_hand", "__version__",
 ]

@@ -145,7 +145,7 @@ def test_wild_card_limit_option(choice: str | None, ok: bool) -> None:
     options = {"max_wilds": choice} if choice else None
     s = start({1: "Ks Kh JK JK 2c 2d As Ah Ad 9s 8c"}, "4c 5d", options=options)
     apply_all(s, "draw")
-    assert (s.check(parse_action("meld Ks Kh JK JK 2c 2d")) is None) is ok
+    assert s.can(parse_action("meld Ks Kh JK JK 2c 2d")) is ok
     want = sorted(cards("Ks Kh JK JK 2c 2d"))
     assert any(isinstance(a, Meld) and sorted(a.cards) == want for a in s.legal_actions()) is ok
     if not ok:
@@ -328,7 +328,7 @@ def test_canastra_real_takes_no_more_cards() -> None:
     s = start({1: f"{RUN} 7s Kh Kd 5c"}, "4c 9c", options={"canastra_real": "true"})
     apply_all(s, "draw", f"meld {RUN}")
     key = next(k for k in s.melds[1] if k >= 100)
-    assert s.check(LayOff(key, (parse_card("7s"),))) is not None
+    assert not s.can(LayOff(key, (parse_card("7s"),)))
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])

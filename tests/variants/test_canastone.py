@@ -446,7 +446,7 @@ def test_final_discard_may_not_be_wild_or_black_three() -> None:
         else:
             # Laying off 2c would leave a last card that may not be discarded to go out.
             assert rule_of(s, "lay-off 8 2c") == "going out"
-            assert s.check(parse_action(f"discard {last}")) is None  # an ordinary discard
+            assert s.can(parse_action(f"discard {last}"))  # an ordinary discard
 
 
 def test_going_out_without_discard_option() -> None:

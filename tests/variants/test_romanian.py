@@ -218,7 +218,7 @@ def test_black_three_stops_taking_and_going_out() -> None:
         apply_all(s, "draw", "meld 9s 9h 9d 9c 9s 9h 9d")
         if stop:  # the last card 5c could not go out
             assert rule_of(s, "meld As Ah Ad Ac") == "going out"
-            assert s.check(Discard(parse_card("5c"))) is None  # an ordinary discard
+            assert s.can(Discard(parse_card("5c")))  # an ordinary discard
         else:
             apply_all(s, "meld As Ah Ad Ac", "discard 5c")
             assert s.is_over and s.went_out == 1

@@ -13,6 +13,7 @@ import pytest
 from canasta.core.cards import NUM_CODES, card_text, parse_card
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
+from canasta.formats.eventjson import event_to_json
 from conftest import create
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[AKQJT2-9])[shdc](?![A-Za-z0-9])"
@@ -21,7 +22,7 @@ SEAT_KEYS = {"hand", "legal", "go_out"}
 PUBLIC_KEYS = {
     "phase", "current", "actor", "teams", "hand_sizes", "melds", "red_threes", "pile_top",
     "pile_size", "pile_frozen", "stopped", "stock_size", "scores", "opened", "opening_minimum",
-    "opening_points", "log", "canasta_size", "end_reason", "went_out", "log_entries",
+    "opening_points", "log", "events", "canasta_size", "end_reason", "went_out", "log_entries",
 }
 
 
@@ -58,8 +59,8 @@ def secret_cards(state: State, seat: int | None) -> set[int]:
         shown |= set(reds)
     if state.pile:
         shown.add(state.pile[-1])
-    for line in state.log:
-        shown |= {parse_card(tok) for tok in CARD.findall(line)}
+    for event in state.events:
+        shown |= cards_in(event_to_json(event.visible_to(seat if seat is not None else -1)))
     hidden: set[int] = set(state.stock) | set(state.surprise) | set(state.pile[:-1])
     hidden |= set(state.pending_pile)
     for other in range(state.players):

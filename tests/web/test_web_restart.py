@@ -14,14 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BACKENDS, PG_URL, ServerProcess, pg_reachable
 
 from canasta.core.actions import action_from_json, parse_action
 from canasta.core.cards import card_text, parse_card, rank_text
+from canasta.core.events import PUBLIC
 from canasta.core.rules import load_preset
 from canasta.core.state import State
 from canasta.formats.records import check_record
+from canasta.i18n import describe_event
 from canasta.web.storage import Store
+from conftest import BACKENDS, PG_URL, ServerProcess, pg_reachable
 
 
 @contextlib.contextmanager
@@ -68,7 +70,7 @@ def essentials_of(state: State, seat: int | None) -> dict[str, Any]:
         "melds": [{rank_text(r): sorted(map(card_text, cards)) for r, cards in team.items()
                    if cards} for team in state.melds],
         "red_threes": [sorted(map(card_text, r)) for r in state.red_threes],
-        "log": list(state.log),
+        "log": [describe_event(e, PUBLIC) for e in state.events],
     }
 
 

@@ -21,6 +21,7 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
+from canasta.core.events import Retracted, action_of
 from canasta.core.state import Phase, View
 
 
@@ -42,14 +43,15 @@ class GreedyBot:
     # -- entry point ---------------------------------------------------------------------------
     def _may_open(self, view: View) -> bool:
         """False once this seat has taken an opening back this turn: trying again would only
-        repeat it. Read from the public log, so the bot needs no memory between calls."""
-        mine = f"seat {view.seat}:"
-        for line in reversed(view.log):
-            if line.startswith("seat "):
-                if not line.startswith(mine):
-                    return True
-                if line == f"{mine} retract":
-                    return False
+        repeat it. Read from the events, so the bot needs no memory between calls."""
+        for event in reversed(view.events):
+            played = action_of(event)
+            if played is None:
+                continue
+            if played[0] != view.seat:
+                return True
+            if isinstance(event, Retracted):
+                return False
         return True
 
     def choose(self, view: View) -> Action:

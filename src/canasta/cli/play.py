@@ -12,7 +12,6 @@ tests drive a whole game with Typer's ``CliRunner(input=...)``.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,8 @@ from rich.text import Text
 
 import canasta.cli.render as render
 from canasta.bots import BOTS, Bot, make_bot
-from canasta.core.actions import Action, ActionParseError, Answer, Draw, TakePile, parse_action
+from canasta.core.actions import Action, ActionParseError, Answer, parse_action
+from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile, action_of
 from canasta.core.match import Match
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.core.state import IllegalActionError, Phase, State
@@ -38,7 +38,7 @@ from canasta.formats.records import (
     match_from_state,
     save_record,
 )
-from canasta.i18n import languages, resolve_lang
+from canasta.i18n import describe_event, languages, resolve_lang
 from canasta.i18n.refusals import refusal_text
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
@@ -133,11 +133,13 @@ class Game:
 
     def flush_log(self) -> None:
         """Print the public log lines not shown yet (bots' moves, red threes, the hand's end)."""
-        log = self.state.log
-        for line in log[self.shown:]:
-            self.console.print(Text("  " + render.humanize(line, self.names, self.team_names),
-                                    style="" if line.startswith("seat") else "italic"))
-        self.shown = len(log)
+        events = self.state.events
+        for event in events[self.shown:]:
+            line = describe_event(event, self.human, self.lang, self.names, self.team_names)
+            if line:
+                self.console.print(Text("  " + line, style="" if action_of(event) is not None
+                                        else "italic"))
+        self.shown = len(events)
 
     def draw_table(self) -> None:
         view = self.state.view(self.human)
@@ -248,16 +250,17 @@ class Game:
                 self.show_legal(legal)
                 continue
             if low == "log":
-                for entry in state.log:
-                    self.console.print("  " + render.humanize(entry, self.names,
-                                                              self.team_names))
+                for event in state.events:
+                    line = describe_event(event, self.human, self.lang, self.names,
+                                          self.team_names)
+                    if line:
+                        self.console.print("  " + line)
                 continue
             action = self.to_action(line, legal, view.phase)
             if action is None:
                 continue
-            before_cards = Counter(_cards(state.hands[self.human]))
             try:
-                self.match.apply(action)
+                event = self.match.apply(action)
             except IllegalActionError as exc:
                 self.console.print(Text(refusal_text(exc, self.match.rules, self.lang,
                                                      state), style="bold red"))
@@ -265,7 +268,7 @@ class Game:
                                         style="red"))
                 continue
             self.flush_log()
-            self.report_gain(action, before_cards)
+            self.report_gain(event)
             return
 
     def to_action(self, line: str, legal: tuple[Action, ...], phase: Phase) -> Action | None:
@@ -288,15 +291,27 @@ class Game:
                                     style="red"))
             return None
 
-    def report_gain(self, action: Action, before: Counter[int]) -> None:
-        """After the person's draw or pile take, say which cards came into the hand."""
-        if not isinstance(action, (Draw, TakePile)):
+    def report_gain(self, event: Event) -> None:
+        """After the person's draw or pile take, say which cards came into the hand (from the
+        action's event)."""
+        if isinstance(event, Drew):
+            gained = list(event.drawn or ())
+        elif isinstance(event, TookPile):
+            gained = list(event.drawn or ())
+            if not event.top_only and not self.state.pending_pile:
+                gained += [*(event.pile or ()), *(event.surprise or ())]
+                for later in self.state.events:
+                    if isinstance(later, RedThreesLaidOut) and later.seat == self.human \
+                            and not later.replaced_count:
+                        for c in later.cards:
+                            if c in gained:
+                                gained.remove(c)
+        else:
             return
-        after = Counter(_cards(self.state.hands[self.human]))
-        gained = sorted((after - before).elements(), key=lambda c: c)
+        gained.sort()
         if not gained:
             return
-        text = Text("You drew " if isinstance(action, Draw) else "You took ", style="bold")
+        text = Text("You drew " if isinstance(event, Drew) else "You took ", style="bold")
         text.append_text(render.hand_label(gained))
         self.console.print(text)
 
@@ -370,7 +385,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
             kinds = ["", *_bot_list(bots, match.players - 1)]
             names = render.seat_names(match.players, name)
             console.print(f"Starting from {start_from}: hand in progress, "
-                          f"{len(match.state.history)} actions played.")
+                          f"{len(match.state.actions)} actions played.")
         elif resume is not None:
             match, data = load_record(resume)
             stored = data.get("names") or []
@@ -386,7 +401,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
             if save is None:
                 save = resume
             console.print(f"Resumed {resume}: hand {len(match.hands)}, "
-                          f"{len(match.state.history)} actions played.")
+                          f"{len(match.state.actions)} actions played.")
         else:
             rules = load_preset(variant, parse_rule_args(rules_args))
             if players not in rules.deal.player_counts:
@@ -403,7 +418,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
     game = Game(match, names, bot_objs, console, read, save=save, bot_kinds=kinds,
                 lang=resolve_lang(lang))
     if resume is not None or start_from is not None:
-        game.shown = max(0, len(match.state.log) - 8)  # the last moves, as a recap
+        game.shown = max(0, len(match.state.events) - 8)  # the last moves, as a recap
     if resume is None and start_from is None:
         seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
         partner = [names[s] for s in match.teams[0] if s != 0]

@@ -31,9 +31,10 @@ from canasta.core.cards import (
 from canasta.core.melds import classify_meld
 from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, View
+from canasta.i18n import describe_event
 
 __all__ = [
-    "action_label", "card_label", "cards_label", "hand_label", "humanize", "legal_moves",
+    "action_label", "card_label", "cards_label", "hand_label", "legal_moves",
     "melds_table", "phase_hint", "score_sheet_table", "seat_names", "table", "team_names",
     "totals_table",
 ]
@@ -101,41 +102,6 @@ def action_label(action: Action) -> Text:
         except CardParseError:
             out.append(w)
     return out
-
-
-# -- log ---------------------------------------------------------------------------------------
-
-_SEAT_RE = re.compile(r"\bseat (\d+)")
-_TEAM_RE = re.compile(r"\bteam (\d+)")
-
-
-def humanize(line: str, names: Sequence[str], teams: Sequence[str]) -> str:
-    """An engine log line with seat and team numbers replaced by names."""
-
-    def seat(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return names[i] if i < len(names) else m.group(0)
-
-    def team(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return teams[i] if i < len(teams) else m.group(0)
-
-    out = _TEAM_RE.sub(team, _SEAT_RE.sub(seat, line))
-    # Names that take a plural verb: "You" and teams of several players ("You & North").
-    for name in [*names, *teams]:
-        if name == "You" or " & " in name:
-            for verb, plural in _PLURAL:
-                out = out.replace(f"{name} {verb}", f"{name} {plural}")
-    return out
-
-
-_PLURAL = (
-    ("draws and lays out", "draw and lay out"),
-    ("lays out", "lay out"),
-    ("takes back its opening; its", "take back their opening; their"),
-    ("has opened", "have opened"),
-    ("draws", "draw"),
-)
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -264,7 +230,8 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
     parts.append(hand)
 
     if log_lines:
-        recent = [humanize(line, names, tnames) for line in view.log[-log_lines:]]
+        recent = [line for e in view.events[-log_lines:]
+                  if (line := describe_event(e, view.seat, "en", names, tnames))]
         parts.append(Text("\n".join(f"  {line}" for line in recent), style="dim"))
     parts.append(Text(phase_hint(view, names), style="bold"))
     return Panel(Group(*parts), title=title or None, title_align="left", padding=(0, 1))

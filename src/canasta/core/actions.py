@@ -13,22 +13,76 @@ Text forms (docs/formats.md)::
     retract                  take back an opening that does not reach the minimum
     end-hand                 with the stock gone, decline the discard and end the hand
 
-Cards inside an action are card codes (:mod:`canasta.cards`); the text form uses card text.
+Cards inside an action are card codes (:mod:`canasta.core.cards`); the text form uses card
+text.
+
+Actions are canonical values: the cards of ``take-pile``, ``meld`` and ``lay-off`` are sorted
+on construction (naturals ace high down to 4, then threes, jokers, deuces; suits in the order
+s h d c), so ``Meld.of("9s 9d JK") == Meld.of("9d JK 9s")``. ``repr()`` pastes back as code:
+``Meld.of('9s 9d JK')``.
+
+The suit-choice rule: cards of one rank are interchangeable for the rules (a natural nine is a
+natural nine; a deuce is a deuce), so ``State.legal_actions()`` lists one choice of suits for
+each legal way to play: of each rank, the cards held taken in suit order s h d c (jokers
+before deuces). Any other choice of held cards of the same ranks is as legal: ``State.can``,
+``State.apply`` and ``action in state.legal_actions()`` accept it. Sequence canastas
+(``melds.real_canasta``) are the exception where suits matter: each suit is listed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from canasta.core.cards import (
+    JOKER,
+    NUM_CODES,
     CardParseError,
     card_text,
     parse_card,
+    parse_cards,
     parse_rank,
     rank_of,
     rank_text,
+    sort_key,
 )
+
+
+def _order(card: int) -> tuple[int, int]:
+    if card == JOKER:
+        return (29, 0)  # jokers before deuces
+    if rank_of(card) == 2:
+        return (30, card % 4)
+    return sort_key(card)
+
+
+#: ``ORDER[code]``: the position of a card in an action's canonical order.
+ORDER: tuple[int, ...] = tuple(
+    sorted(range(NUM_CODES), key=_order).index(c) for c in range(NUM_CODES))
+
+
+def canonical_cards(cards: Iterable[int]) -> tuple[int, ...]:
+    """``cards`` in the canonical order of an action (see the module docstring); a tuple with
+    a value that is no card code is left as given."""
+    t = tuple(cards)
+    if len(t) < 2:
+        return t
+    for c in t:
+        if not 0 <= c < NUM_CODES:
+            return t  # not cards: left as given, refused by legality ("cards")
+    for i in range(1, len(t)):
+        if ORDER[t[i - 1]] > ORDER[t[i]]:
+            return tuple(sorted(t, key=ORDER.__getitem__))
+    return t
+
+
+def _valid(cards: tuple[int, ...]) -> bool:
+    return all(0 <= c < NUM_CODES for c in cards)
+
+
+def _text_of(cards: tuple[int, ...]) -> str:
+    return repr(" ".join(card_text(c) for c in cards))
 
 
 class ActionParseError(ValueError):
@@ -41,43 +95,114 @@ class Draw:
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TakePile:
     """Take the whole discard pile, melding its top card at once with ``cards`` from hand
     (seed 002: "deve utilizzarne l'ultima carta ... attaccandola a una combinazione
     preesistente della coppia o giocandola con altre carte di mano"). Empty ``cards``: the top
-    card is added to the side's meld of its rank."""
+    card is added to the side's meld of its rank. ``cards`` are kept in canonical order."""
 
     cards: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", canonical_cards(self.cards))
+
+    @classmethod
+    def of(cls, cards: str = "") -> TakePile:
+        """From card text: ``TakePile.of("7h 7c")``.
+
+        Raises:
+            CardParseError: a token is not a card.
+        """
+        return cls(tuple(parse_cards(cards)))
+
+    def __repr__(self) -> str:
+        if not self.cards:
+            return "TakePile()"
+        if not _valid(self.cards):
+            return f"TakePile({self.cards!r})"
+        return f"TakePile.of({_text_of(self.cards)})"
 
     def text(self) -> str:
         return " ".join(["take-pile", *(card_text(c) for c in self.cards)])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Meld:
-    """Lay down a new meld of one rank (or of wild cards only, where allowed)."""
+    """Lay down a new meld of one rank (or of wild cards only, where allowed). ``cards`` are
+    kept in canonical order."""
 
     cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", canonical_cards(self.cards))
+
+    @classmethod
+    def of(cls, cards: str) -> Meld:
+        """From card text: ``Meld.of("9s 9d JK")``.
+
+        Raises:
+            CardParseError: a token is not a card.
+        """
+        return cls(tuple(parse_cards(cards)))
+
+    def __repr__(self) -> str:
+        if not _valid(self.cards):
+            return f"Meld({self.cards!r})"
+        return f"Meld.of({_text_of(self.cards)})"
 
     def text(self) -> str:
         return " ".join(["meld", *(card_text(c) for c in self.cards)])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LayOff:
-    """Add ``cards`` to the side's meld of ``rank`` (0 = the wild-card meld)."""
+    """Add ``cards`` to the side's meld of ``rank`` (0 = the wild-card meld; a meld key of
+    :mod:`canasta.core.melds`). ``cards`` are kept in canonical order."""
 
     rank: int
     cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", canonical_cards(self.cards))
+
+    @classmethod
+    def of(cls, rank: int | str, cards: str) -> LayOff:
+        """From text: ``LayOff.of("9", "9h 2c")`` (or the rank as a number, ``LayOff.of(9,
+        ...)``; ``"W"`` or 0: the wild-card meld).
+
+        Raises:
+            CardParseError: a token is not a card or a rank.
+        """
+        key = parse_rank(rank) if isinstance(rank, str) else rank
+        return cls(key, tuple(parse_cards(cards)))
+
+    def __repr__(self) -> str:
+        if not _valid(self.cards):
+            return f"LayOff({self.rank!r}, {self.cards!r})"
+        return f"LayOff.of({self.rank!r}, {_text_of(self.cards)})"
 
     def text(self) -> str:
         return " ".join(["lay-off", rank_text(self.rank), *(card_text(c) for c in self.cards)])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Discard:
     card: int
+
+    @classmethod
+    def of(cls, card: str) -> Discard:
+        """From card text: ``Discard.of("Kc")``.
+
+        Raises:
+            CardParseError: not a card.
+        """
+        return cls(parse_card(card))
+
+    def __repr__(self) -> str:
+        if 0 <= self.card < NUM_CODES:
+            return f"Discard.of({card_text(self.card)!r})"
+        return f"Discard({self.card!r})"
 
     def text(self) -> str:
         return f"discard {card_text(self.card)}"
@@ -110,6 +235,8 @@ class EndHand:
 
 
 Action = Draw | TakePile | Meld | LayOff | Discard | AskPartner | Answer | Retract | EndHand
+#: The action classes (for ``isinstance``).
+ACTION_TYPES = (Draw, TakePile, Meld, LayOff, Discard, AskPartner, Answer, Retract, EndHand)
 
 _KINDS: dict[str, type] = {
     "draw": Draw, "take-pile": TakePile, "meld": Meld, "lay-off": LayOff, "discard": Discard,

@@ -11,16 +11,15 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from canasta.core.actions import Answer, AskPartner, Discard, EndHand
+from canasta.core.actions import Action, Answer, AskPartner, Discard, EndHand
 from canasta.core.cards import NUM_CODES, cards_of
+from canasta.core.events import Event, EventLog, actions_of, events_of, push
 from canasta.core.melds import BLACK3, RANK, RED3
 from canasta.core.rules import Rules
 from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
 
 if TYPE_CHECKING:
     from typing import Self
-
-    from canasta.core.actions import Action
 
 
 class Phase(Enum):
@@ -53,7 +52,7 @@ class HandData:
         "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
         "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
         "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
-        "history", "log", "lookahead", "joker_turn",
+        "event_log", "lookahead", "joker_turn",
     )
 
     rules: Rules
@@ -93,8 +92,8 @@ class HandData:
     end_reason: str
     went_out: int | None
     concealed: bool
-    history: list[tuple[int, Action]]
-    log: list[str]
+    #: The history, newest last: a persistent chain shared by copies (see ``events``).
+    event_log: EventLog | None
     #: False on the copies legality plays ahead on: checks that would look ahead again (can
     #: the player still go out?) are skipped there, so a look-ahead never recurses.
     lookahead: bool
@@ -141,8 +140,7 @@ class HandData:
         self.end_reason = ""
         self.went_out = None
         self.concealed = False
-        self.history = []
-        self.log = []
+        self.event_log = None
         self.lookahead = True
         self.joker_turn = [-1] * n_teams
         self.reset_turn()
@@ -163,7 +161,8 @@ class HandData:
         self.no_discard = False
 
     def clone(self) -> Self:
-        """An independent copy of the same class (the history list is copied)."""
+        """An independent copy of the same class. The history is shared, not copied (it is
+        persistent), so a copy costs the same at any point of the hand."""
         s = object.__new__(type(self))
         s.rules = self.rules
         s.players = self.players
@@ -202,8 +201,7 @@ class HandData:
         s.end_reason = self.end_reason
         s.went_out = self.went_out
         s.concealed = self.concealed
-        s.history = self.history[:]
-        s.log = self.log[:]
+        s.event_log = self.event_log
         s.lookahead = self.lookahead
         s.joker_turn = self.joker_turn[:]
         return s
@@ -214,12 +212,28 @@ class HandData:
         for name in HandData.__slots__:
             setattr(self, name, getattr(other, name))
 
+    # -- the history ---------------------------------------------------------------------------
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Everything that happened in the hand, oldest first (:mod:`canasta.core.events`)."""
+        return events_of(self.event_log)
+
+    @property
+    def actions(self) -> list[tuple[int, Action]]:
+        """The actions played, in order, as ``(seat, action)`` (derived from ``events``)."""
+        return actions_of(self.events)
+
+    def record(self, event: Event) -> Event:
+        """Append ``event`` to the history; returns it."""
+        self.event_log = push(self.event_log, event)
+        return event
+
     # -- the operations, defined by the public State -------------------------------------------
     def can(self, action: Action) -> bool:
         """Is ``action`` legal now? (Defined by :class:`canasta.core.state.State`.)"""
         raise NotImplementedError
 
-    def apply(self, action: Action) -> object:
+    def apply(self, action: Action) -> Event:
         """Apply a legal action. (Defined by :class:`canasta.core.state.State`.)"""
         raise NotImplementedError
 
@@ -302,14 +316,15 @@ class HandData:
     def answer_penalties(self, team: int) -> tuple[tuple[str, int], ...]:
         """The ``going_out.ask_yes_unable_penalty`` rows of ``team``: each turn in which one
         of its players, told "yes" by the partner, ended the turn without going out (read from
-        ``history``)."""
+        ``actions``, derived from ``events``)."""
         points = self.rules.going_out.ask_yes_unable_penalty
         if not points:
             return ()
         rows: list[tuple[str, int]] = []
         asker: int | None = None
         told_yes: int | None = None
-        for i, (seat, action) in enumerate(self.history):
+        history = self.actions
+        for i, (seat, action) in enumerate(history):
             if isinstance(action, AskPartner):
                 asker = seat
             elif isinstance(action, Answer):
@@ -317,7 +332,7 @@ class HandData:
             elif seat != told_yes:
                 told_yes = None
             elif isinstance(action, (Discard, EndHand)):
-                last = i == len(self.history) - 1
+                last = i == len(history) - 1
                 if not (last and self.went_out == seat) and self.team_of[seat] == team:
                     rows.append(("Told \"yes\" but did not go out", -points))
                 told_yes = None

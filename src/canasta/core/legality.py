@@ -9,7 +9,7 @@ game) and, where a seed sentence carries the rule, quotes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from canasta.core import generate, goingout, opening, transitions
 from canasta.core.actions import (
@@ -48,12 +48,20 @@ from canasta.core.melds import meld_key as _meld_key
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow now. ``rule`` names the rule (a ``Rules`` field
-    or a rule of the game); the state is unchanged."""
+    """An action that the rules do not allow now; the state is unchanged.
 
-    def __init__(self, rule: str, message: str) -> None:
+    Attributes:
+        rule: the rule broken: a ``Rules`` field path (``melds.min_cards``) or a named rule of
+            the game (``turn order``, ``cards``, ``one meld per rank``, ``going out``, ...).
+        reason: an English sentence (quoting the seed where one carries the rule).
+        values: what broke it, by name (``{"min_cards": 3}``), for message catalogues.
+    """
+
+    def __init__(self, rule: str, message: str,
+                 values: Mapping[str, object] | None = None) -> None:
         self.rule = rule
         self.reason = message
+        self.values: dict[str, object] = dict(values or {})
         super().__init__(f"{message} [{rule}]")
 
 
@@ -264,8 +272,8 @@ def is_legal(s: HandData, action: Action) -> bool:
     return check(s, action) is None
 
 
-def fail(rule: str, message: str) -> None:
-    raise IllegalActionError(rule, message)
+def fail(rule: str, message: str, values: Mapping[str, object] | None = None) -> None:
+    raise IllegalActionError(rule, message, values)
 
 
 def verify(s: HandData, action: Action) -> None:
@@ -355,7 +363,8 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
                                       "naturali\")")
         if len(cards) < mr.min_cards:
             return IllegalActionError("melds.min_cards",
-                                      f"a meld needs at least {mr.min_cards} cards")
+                                      f"a meld needs at least {mr.min_cards} cards",
+                                      {"min_cards": mr.min_cards})
         if len(cards) > mr.canasta_size:
             return IllegalActionError("melds.wild_melds",
                                       f"a wild-card canasta has {mr.canasta_size} cards")
@@ -363,7 +372,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
     if len(cards) < mr.min_cards:
         return IllegalActionError("melds.min_cards",
                                   f"a meld needs at least {mr.min_cards} cards "
-                                  "(seed 002: \"almeno tre carte\")")
+                                  "(seed 002: \"almeno tre carte\")", {"min_cards": mr.min_cards})
     if rank == 3:
         if not wilds:
             return None
@@ -378,10 +387,12 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
     if naturals < mr.min_naturals:
         return IllegalActionError("melds.min_naturals",
                                   f"a meld needs at least {mr.min_naturals} natural cards "
-                                  "(seed 002: \"di cui almeno due naturali\")")
+                                  "(seed 002: \"di cui almeno due naturali\")",
+                                  {"min_naturals": mr.min_naturals})
     if wilds > mr.max_wilds:
         return IllegalActionError("melds.max_wilds",
-                                  f"a meld may hold at most {mr.max_wilds} wild cards")
+                                  f"a meld may hold at most {mr.max_wilds} wild cards",
+                                  {"max_wilds": mr.max_wilds})
     if mr.wild_ratio == "lt" and wilds >= naturals:
         return IllegalActionError("melds.wild_ratio",
                                   "wild cards must be fewer than natural cards (seed 000: "
@@ -452,7 +463,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                       + (" (or one and a wild card)"
                                          if r.pile.unfrozen_wild_may_substitute else "")
                                       + " from your hand (seed 004: \"plus alte 2 carti "
-                                      "naturale\")")
+                                      "naturale\")",
+                                      {"naturals": r.pile.unfrozen_naturals, "rank": rank})
     elif frozen and r.pile.frozen_requires_canasta:
         if not cards or not unfrozen_ok or len(final) < r.melds.canasta_size:
             return IllegalActionError("pile.frozen_requires_canasta",
@@ -466,7 +478,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                       f"the pile is {why}: taking it needs "
                                       f"{r.pile.frozen_naturals} natural {rank_text(rank)}s "
                                       "from your hand (seed 002: \"almeno due carte "
-                                      "naturali dello stesso valore facciale\")")
+                                      "naturali dello stesso valore facciale\")",
+                                      {"naturals": r.pile.frozen_naturals, "rank": rank})
     elif not cards:
         if existing is None or not r.pile.layoff_takes_unfrozen_pile:
             return IllegalActionError("pile.unfrozen_naturals",
@@ -476,7 +489,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                       + (" (or one and a wild card)"
                                          if r.pile.unfrozen_wild_may_substitute else "")
                                       + (" or on your side's meld of that rank"
-                                         if r.pile.layoff_takes_unfrozen_pile else ""))
+                                         if r.pile.layoff_takes_unfrozen_pile else ""),
+                                         {"naturals": r.pile.unfrozen_naturals, "rank": rank})
         cap = r.pile.layoff_take_max_meld_size
         if cap and len(existing) > cap:
             return IllegalActionError("pile.layoff_take_max_meld_size",
@@ -487,7 +501,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                   f"taking the pile needs {r.pile.unfrozen_naturals} natural "
                                   f"{rank_text(rank)}s from your hand"
                                   + (" (or one and a wild card)"
-                                     if r.pile.unfrozen_wild_may_substitute else ""))
+                                     if r.pile.unfrozen_wild_may_substitute else ""),
+                                     {"naturals": r.pile.unfrozen_naturals, "rank": rank})
     err = meld_error(s, rank, final, [top, *cards], team)
     if err:
         return err
@@ -497,7 +512,7 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
         if need in r.opening.naturals_only_at and wild:
             return IllegalActionError("opening.naturals_only_at",
                                       f"an opening of {need} uses natural cards only "
-                                      "(seed 000)")
+                                      "(seed 000)", {"minimum": need})
         # Taking the pile cannot be undone: only a take with which the opening can be
         # completed this turn (S000: the side that has not opened "non può impossessarsene").
         if opening_reach(s, seat, top, cards) < s.opening_minimum(team):
@@ -507,7 +522,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                       "000: \"non può impossessarsene ... il giocatore di una "
                                       "coppia che non ha ancora «aperto»\"; seed 002: \"può "
                                       "prendere il pozzo solo se può utilizzare l'ultima carta "
-                                      "scartata per aprire\")")
+                                      "scartata per aprire\")",
+                                      {"minimum": s.opening_minimum(team)})
     # Cards in hand after the take (the pile goes to hand once the side is open).
     pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
     opens_now = opened or pts >= s.opening_minimum(team) or (
@@ -527,7 +543,7 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
     if after <= 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False
-        transitions.take_pile(probe, seat, tuple(cards), top_only)
+        transitions.take_pile(probe, seat, TakePile(tuple(cards)), tuple(cards), top_only)
         # As State.apply: a take that empties the hand goes out where going out is allowed.
         goes_out = (probe.hand_size[seat] == 0 and not probe.is_over
                     and going_out_error(probe, seat, None) is None)
@@ -606,7 +622,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     r = s.rules
     team = s.team_of[seat]
     if not cards:
-        fail("melds.min_cards", "name the cards to meld")
+        fail("melds.min_cards", "name the cards to meld", {"min_cards": r.melds.min_cards})
     if r.turn.first_round_no_meld and s.first_round:
         fail("turn.first_round_no_meld", "nobody melds in the first round (seed 004)")
     if not has(s, seat, cards):
@@ -642,7 +658,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     if target is None and existing is not None:
         fail("one meld per rank",
                    f"your side already has a meld of {rank_text(rank)}: lay off onto it "
-                   f"(`lay-off {rank_text(rank)} ...`)")
+                   f"(`lay-off {rank_text(rank)} ...`)", {"rank": rank})
     if target is not None and existing is None:
         fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
     out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
@@ -672,7 +688,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         fail("opening.naturals_only_at",
              f"an opening of {need} uses natural cards only, in every meld of the opening "
              "turn (seed 000: \"Per la discesa a 50 punti si richiedono solo combinazioni "
-             "con carte naturali\")")
+             "con carte naturali\")", {"minimum": need})
     if not opened:
         if (rank == WILD_RANK and is_mattoni(cards) and r.opening.joker_meld_blocks_mattoni
                 and s.took_pile and s.mattoni_blocked(team)):
@@ -696,11 +712,12 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         if opening.reach(r, hand2, melds2, base, need) < need:
             fail("opening.minimums",
                  f"after this meld your opening could not reach {need} points, and the pile "
-                 "you took cannot be given back (seed 000: \"non può impossessarsene\")")
+                 "you took cannot be given back (seed 000: \"non può impossessarsene\")",
+                 {"minimum": need})
     if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         probe = s.clone()
         probe.lookahead = False
-        transitions.meld(probe, seat, tuple(cards), rank)
+        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
         if not probe.is_over and goingout.going_out_plan(probe) is None:
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you")
@@ -709,7 +726,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         # A meld that completes the opening brings the taken pile to hand: not going out.
         probe = s.clone()
         probe.lookahead = False
-        transitions.meld(probe, seat, tuple(cards), rank)
+        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
         after = probe.hand_size[seat]
     if rank == 3 and after > 1 and not out_of_play:
         fail("melds.black_three_meld_going_out",
@@ -723,11 +740,11 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         err3 = going_out_error(s, seat, None, final_meld=(rank, tuple(cards)))
         if err3:
             raise IllegalActionError(err3.rule, "you may not meld your last card: "
-                                     + err3.reason)
+                                     + err3.reason, err3.values)
     elif after == 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False
-        transitions.meld(probe, seat, tuple(cards), rank)
+        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not meld down to one card when you cannot then go out")
@@ -740,6 +757,10 @@ def is_mattoni(cards: Sequence[int]) -> bool:
     jokers = sum(1 for c in cards if c == JOKER)
     deuces = sum(1 for c in cards if c in DEUCES)
     return len(cards) == 3 and jokers + deuces == 3 and jokers >= 2
+
+
+def _as_action(cards: Sequence[int], target: int | None) -> Action:
+    return Meld(tuple(cards)) if target is None else LayOff(target, tuple(cards))
 
 
 def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
@@ -758,7 +779,7 @@ def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
     if after == 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False
-        transitions.declare(probe, seat, tuple(cards))
+        transitions.declare(probe, seat, Meld(tuple(cards)), tuple(cards))
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not declare down to one card when you cannot then go out")
@@ -775,11 +796,12 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
         fail("opening.minimums",
                    f"your opening has {s.opening_points} of the "
                    f"{s.opening_minimum(team)} points needed: meld more or `retract` "
-                   "(seed 002: \"devono fornire un determinato punteggio complessivo\")")
+                   "(seed 002: \"devono fornire un determinato punteggio complessivo\")",
+                   {"points": s.opening_points, "minimum": s.opening_minimum(team)})
     if last:
         err = going_out_error(s, seat, card)
         if err:
-            raise IllegalActionError(err.rule, "you may not go out: " + err.reason)
+            raise IllegalActionError(err.rule, "you may not go out: " + err.reason, err.values)
         return
     if IS_WILD[card] and r.melds.unfinished_wild_meld_restricts:
         wm = s.melds[team].get(WILD_RANK)
@@ -805,7 +827,8 @@ def check_ask(s: HandData, seat: int) -> None:
         fail("going_out.ask_partner", "you have already asked this turn")
     if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
         fail("going_out.ask_partner_per_hand",
-                   "you may ask only once per hand (seed 003: \"solo una volta per mano\")")
+                   "you may ask only once per hand (seed 003: \"solo una volta per mano\")",
+                   {"asks": g.ask_partner_per_hand})
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
@@ -830,7 +853,9 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
         return IllegalActionError("opening.minimums",
                                   f"your opening has {s.opening_points} of the "
                                   f"{s.opening_minimum(team)} points needed to take the "
-                                  "rest of the pile into your hand")
+                                  "rest of the pile into your hand",
+                                  {"points": s.opening_points,
+                                   "minimum": s.opening_minimum(team)})
     if s.stopped_turn and r.pile.black_three_stops_going_out and s.pile and (
         s.pile[-1] in BLACK3
     ):
@@ -861,7 +886,7 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
                                   f"your side needs {needed} canasta"
                                   f"{'s' if needed > 1 else ''} to go out "
                                   "(seed 002: \"la coppia deve avere formato almeno una "
-                                  "canasta\")")
+                                  "canasta\")", {"needed": needed})
     kinds = [purity(m, r) for m in melds.values() if len(m) >= size]
     if g.natural_and_mixed_required:
         if not (True in kinds and False in kinds):
@@ -874,7 +899,7 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
             return IllegalActionError("going_out.natural_canastas_required",
                                       f"your side needs {g.natural_canastas_required} natural "
                                       "canastas to go out (seed 000 variant: \"almeno due "
-                                      "canaste pure\")")
+                                      "canaste pure\")", {"needed": g.natural_canastas_required})
     if r.melds.unfinished_wild_meld_restricts:
         wm = melds.get(WILD_RANK)
         if wm is not None and len(wm) < size:
@@ -891,7 +916,8 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
         ) and not (r.opening.canasta_always_opens and canastas):
             return IllegalActionError("opening.minimums",
                                       f"your opening has {points} of the "
-                                      f"{s.opening_minimum(team)} points needed")
+                                      f"{s.opening_minimum(team)} points needed",
+                                      {"points": points, "minimum": s.opening_minimum(team)})
     return None
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from canasta.core.actions import Action, parse_action
 from canasta.core.cards import make_deck
+from canasta.core.events import Event
 from canasta.core.rules import Rules
 from canasta.core.scoring import ScoreSheet
 from canasta.core.state import MisdealError, State
@@ -95,8 +96,9 @@ class Match:
         """The record of the current hand."""
         return self.hands[-1]
 
-    def apply(self, action: Action | str) -> None:
-        """Apply an action (or its text) to the current hand and record it.
+    def apply(self, action: Action | str) -> Event:
+        """Apply an action (or its text) to the current hand and record it; returns its event
+        (:meth:`State.apply <canasta.core.state.State.apply>`).
 
         Raises:
             IllegalActionError: the action is illegal (nothing changes).
@@ -105,8 +107,9 @@ class Match:
         if isinstance(action, str):
             action = parse_action(action)
         seat = self.state.actor
-        self.state.apply(action)
+        event = self.state.apply(action)
         self.record.actions.append((seat, action.text()))
+        return event
 
     def finish_hand(self) -> list[ScoreSheet]:
         """Score the finished hand, add it to the match and decide the winner.

@@ -27,17 +27,18 @@ punteggio richiesto per l'apertura aumenta di 10 punti").
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from canasta.core import goingout, legality, transitions
 from canasta.core.actions import (
+    ACTION_TYPES,
     Action,
     Answer,
     AskPartner,
     Discard,
     Draw,
-    EndHand,
     LayOff,
     Meld,
     Retract,
@@ -47,6 +48,7 @@ from canasta.core.cards import cards_of, make_deck
 from canasta.core.data import HandData
 from canasta.core.data import MisdealError as MisdealError
 from canasta.core.data import Phase as Phase
+from canasta.core.events import Event, EventLog, events_of
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.melds import RED3, meld_key
 from canasta.core.melds import SEQUENCE_KEY as SEQUENCE_KEY
@@ -81,9 +83,67 @@ class View:
     phase: Phase
     current: int
     actor: int
-    log: tuple[str, ...]
+    #: The hand's history (see ``events``).
+    event_log: EventLog | None
     rules: Rules
     legal_actions: tuple[Action, ...]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
+        first; built when asked for."""
+        return tuple(e.visible_to(self.seat) for e in events_of(self.event_log))
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a state, as python-chess's ``board.legal_moves``: iterating,
+    ``len`` and indexing give the canonical choices (:meth:`State.legal_actions`), and ``in``
+    asks the state (:meth:`State.can`), so it agrees with ``can`` for every action.
+
+    A view of the state when it was listed: once the state has changed, ``in`` raises
+    ``RuntimeError`` (list the legal actions again).
+    """
+
+    __slots__ = ("_state", "_log", "_actions")
+
+    def __init__(self, state: State, actions: list[Action]) -> None:
+        self._state = state
+        self._log = state.event_log
+        self._actions = actions
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        return self._actions[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._actions)
+
+    def __contains__(self, action: object) -> bool:
+        if self._state.event_log is not self._log:
+            raise RuntimeError("the state has changed since its legal actions were listed")
+        if not isinstance(action, ACTION_TYPES):
+            return False
+        return self._state.can(action)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions):
+            return self._actions == other._actions
+        if isinstance(other, (list, tuple)):
+            return self._actions == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._actions!r})"
 
 
 class State(HandData):
@@ -187,34 +247,49 @@ class State(HandData):
             phase=self.phase,
             current=self.current,
             actor=self.actor,
-            log=tuple(self.log),
+            event_log=self.event_log,
             rules=self.rules,
             legal_actions=tuple(legality.legal_actions(self)) if seat == self.actor else (),
         )
 
     # -- legal actions (canasta.core.legality) --------------------------------------------------
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> LegalActions:
         """Every legal action of the seat to act (``self.actor``); empty once the hand is over.
 
-        Cards of one rank are interchangeable for the rules, so an action names one canonical
-        choice of suits; :meth:`apply` accepts any cards actually held. Never changes the state.
+        A sequence (iterate, ``len``, index, ``random.choice``) of one canonical choice of
+        suits per legal way to play (the suit-choice rule, :mod:`canasta.core.actions`);
+        ``action in state.legal_actions()`` is :meth:`can`, so it holds for any choice of
+        suits actually held. Never changes the state.
         """
-        return legality.legal_actions(self)
+        return LegalActions(self, legality.legal_actions(self))
 
-    def check(self, action: Action) -> str | None:
-        """Why ``action`` is illegal now (the message names the rule), or None when legal."""
-        return legality.check(self, action)
+    def verify(self, action: Action) -> None:
+        """Raise when ``action`` is not legal now for the seat to act; never changes the state.
 
-    def is_legal(self, action: Action) -> bool:
-        return legality.check(self, action) is None
+        Raises:
+            IllegalActionError: ``.rule`` names the rule broken (a ``Rules`` field path such as
+                ``melds.min_cards``, or a named rule of the game such as ``turn order``),
+                ``.values`` what broke it (for message catalogues), ``.reason`` an English
+                sentence.
+        """
+        legality.verify(self, action)
 
     def can(self, action: Action) -> bool:
-        """Is ``action`` legal now for the seat to act?"""
-        return legality.check(self, action) is None
+        """Is ``action`` legal now for the seat to act? Agrees with ``verify`` and with
+        ``action in self.legal_actions()``."""
+        try:
+            legality.verify(self, action)
+        except IllegalActionError:
+            return False
+        return True
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply ``action`` for the seat to act.
+    def apply(self, action: Action) -> Event:
+        """Apply ``action`` for the seat to act and return its event.
+
+        The event is the action's own (:mod:`canasta.core.events`: ``Drew``, ``TookPile``,
+        ``Melded``, ...); what it set off (an opening completed, red threes laid out, the end
+        of the hand with its score sheet) follows it in ``state.events``.
 
         Raises:
             IllegalActionError: the action breaks a rule (named in ``.rule``); the state is
@@ -222,36 +297,36 @@ class State(HandData):
         """
         legality.verify(self, action)
         seat = self.actor
-        self.history.append((seat, action))
-        self.log.append(f"seat {seat}: {action.text() if not isinstance(action, Draw) else 'draw'}")
+        event: Event
         if isinstance(action, Draw):
-            transitions.draw(self, seat)
+            event = transitions.draw(self, seat, action)
         elif isinstance(action, TakePile):
             team = self.team_of[seat]
             top_only = legality.top_card_only(self, team, action.cards)
-            transitions.take_pile(self, seat, action.cards, top_only)
+            event = transitions.take_pile(self, seat, action, action.cards, top_only)
             if self.hand_size[seat] == 0 and self.phase is not Phase.OVER:
                 if legality.going_out_error(self, seat, None) is None:
                     transitions.go_out(self, seat)
         elif isinstance(action, Meld):
             if action.cards and all(c in RED3 for c in action.cards):
-                transitions.declare(self, seat, action.cards)
+                event = transitions.declare(self, seat, action, action.cards)
             else:
-                transitions.meld(self, seat, action.cards,
-                                 meld_key(self.melds[self.team_of[seat]], action.cards))
+                event = transitions.meld(self, seat, action, action.cards,
+                                         meld_key(self.melds[self.team_of[seat]], action.cards))
         elif isinstance(action, LayOff):
-            transitions.meld(self, seat, action.cards, action.rank)
+            event = transitions.meld(self, seat, action, action.cards, action.rank)
         elif isinstance(action, Discard):
-            transitions.discard(self, seat, action.card)
+            event = transitions.discard(self, seat, action, action.card)
             self._end_if_stock_exhausted()
         elif isinstance(action, AskPartner):
-            transitions.ask_partner(self, seat)
+            event = transitions.ask_partner(self, seat, action)
         elif isinstance(action, Answer):
-            transitions.answer(self, action.yes)
+            event = transitions.answer(self, seat, action, action.yes)
         elif isinstance(action, Retract):
-            transitions.retract(self, seat)
-        elif isinstance(action, EndHand):
-            transitions.end(self, "stock_exhausted")
+            event = transitions.retract(self, seat, action)
+        else:
+            event = transitions.end(self, "stock_exhausted", seat, action)
+        return event
 
     # -- going out (canasta.core.goingout) -------------------------------------------------------
     def going_out_plan(self) -> list[Action] | None:

@@ -3,14 +3,34 @@
 Functions of a :class:`~canasta.core.data.HandData`; they decide no legality (the caller has
 checked the action, see :mod:`canasta.core.legality`) and take what a rule decided as
 arguments (``top_only`` of a take). The public :class:`~canasta.core.state.State` runs them.
+
+Each records what happened as events (:mod:`canasta.core.events`) in the order it happened;
+the function of an action returns that action's own event, which comes before the events it
+sets off (an opening completed, red threes laid out, the end of the hand).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from canasta.core.cards import JOKER, POINTS, card_text
+from canasta.core.actions import Action
+from canasta.core.cards import JOKER, POINTS, cards_of
 from canasta.core.data import HandData, MisdealError, Phase
+from canasta.core.events import (
+    Answered,
+    Asked,
+    Dealt,
+    Discarded,
+    Drew,
+    HandEnded,
+    Melded,
+    Opened,
+    RedThreesDeclared,
+    RedThreesLaidOut,
+    Retracted,
+    TookPile,
+    UpcardTurned,
+)
 from canasta.core.melds import BLACK3, IS_WILD, RANK, RED3
 
 
@@ -36,6 +56,8 @@ def deal_cards(s: HandData, order: Sequence[int]) -> int:
             s.hand_size[seat] += 1
             pos += 1
     s.stock = list(reversed(order[pos:]))  # next card at the end
+    s.record(Dealt(s.dealer, starter, tuple(tuple(cards_of(h)) for h in s.hands),
+                   tuple(s.hand_size)))
     if rules.deal.red_threes_replaced_before_upcard:
         replace_dealt_red_threes(s, starter)
     form_pile(s)
@@ -57,20 +79,27 @@ def lay_out_red_threes(s: HandData, seat: int, replace: bool) -> bool:
         return True  # kept in hand until declared (``meld 3h``) or discarded
     hand = s.hands[seat]
     team = s.team_of[seat]
-    while hand[9] or hand[10]:
+    laid: list[int] = []
+    drawn: list[int] = []
+    ok = True
+    while ok and (hand[9] or hand[10]):
         for code in (9, 10):
-            while hand[code]:
+            while ok and hand[code]:
                 hand[code] -= 1
                 s.hand_size[seat] -= 1
                 s.red_threes[team].append(code)
-                s.log.append(f"seat {seat} lays out the red three {card_text(code)}")
+                laid.append(code)
                 if replace:
                     if not s.stock:
-                        return False
+                        ok = False
+                        break
                     card = s.stock.pop()
                     hand[card] += 1
                     s.hand_size[seat] += 1
-    return True
+                    drawn.append(card)
+    if laid:
+        s.record(RedThreesLaidOut(seat, tuple(laid), tuple(drawn), len(drawn)))
+    return ok
 
 
 def form_pile(s: HandData) -> None:
@@ -96,9 +125,9 @@ def form_pile(s: HandData) -> None:
                 under = [s.stock.pop() for _ in range(min(count, len(s.stock)))]
                 s.pile = under + s.pile
             s.pile.append(card)
-            s.log.append(f"the upcard is {card_text(card)}")
+            s.record(UpcardTurned(card, False))
             return
-        s.log.append(f"the upcard {card_text(card)} is a special card")
+        s.record(UpcardTurned(card, True))
         if IS_WILD[card]:
             wild_upcards += 1
             if r.redeal_after_wild_upcards and wild_upcards >= r.redeal_after_wild_upcards:
@@ -133,12 +162,17 @@ def finish_turn(s: HandData, seat: int) -> None:
     begin_turn(s, (seat + 1) % s.players)
 
 
-def end(s: HandData, reason: str) -> None:
+def end(s: HandData, reason: str, seat: int | None = None,
+        action: Action | None = None) -> HandEnded:
     """End the hand; ``reason`` is ``went_out``, ``stock_exhausted`` or
-    ``last_card_red_three``."""
+    ``last_card_red_three``; ``seat`` and ``action``: the ``end-hand`` that ended it."""
     s.phase = Phase.OVER
     s.end_reason = reason
-    s.log.append(f"the hand ends: {reason.replace('_', ' ')}")
+    # Look-ahead copies (``lookahead`` False) are thrown away: no score sheet for them.
+    scores = tuple(s.score()) if s.lookahead else ()
+    event = HandEnded(reason, s.went_out, s.concealed, scores, seat, action)
+    s.record(event)
+    return event
 
 
 def go_out(s: HandData, seat: int) -> None:
@@ -153,48 +187,64 @@ def go_out(s: HandData, seat: int) -> None:
 
 
 # -- drawing and taking --------------------------------------------------------------------
-def draw_one(s: HandData, seat: int) -> bool:
-    """Draw a card into ``seat``'s hand, laying out red threes; False when the hand ended."""
+def draw_one(s: HandData, seat: int, drawn: list[int], reds: list[int]) -> bool:
+    """Draw a card into ``seat``'s hand (appended to ``drawn``), laying out red threes
+    (appended to ``reds``). False when the last card of the stock was a red three that ends
+    the hand (``red_threes.last_stock_red_three_ends_hand``): the caller records its event,
+    then calls :func:`end`."""
     while True:
         card = s.stock.pop()
         if card in RED3 and not s.rules.red_threes.may_keep_as_stop:
             team = s.team_of[seat]
             s.red_threes[team].append(card)
-            s.log.append(f"seat {seat} draws and lays out the red three {card_text(card)}")
+            reds.append(card)
             if not s.stock:
                 rt = s.rules.red_threes
                 if rt.last_stock_red_three_ends_hand:
                     if rt.meld_after_last_red_three:
                         s.no_discard = True
                         return True
-                    end(s, "last_card_red_three")
                     return False
                 return True
             continue
         s.hands[seat][card] += 1
         s.hand_size[seat] += 1
+        drawn.append(card)
         return True
 
 
-def draw(s: HandData, seat: int) -> None:
-    n = s.rules.draw_count(s.players)
+def draw_some(s: HandData, seat: int, n: int) -> tuple[list[int], list[int], bool]:
+    """Draw up to ``n`` cards: ``(drawn, red threes laid out, the hand ends)``."""
+    drawn: list[int] = []
+    reds: list[int] = []
     for _ in range(n):
-        if not s.stock or not draw_one(s, seat):
+        if not s.stock:
             break
-    if s.phase is not Phase.OVER:
+        if not draw_one(s, seat, drawn, reds):
+            return drawn, reds, True
+    return drawn, reds, False
+
+
+def draw(s: HandData, seat: int, action: Action) -> Drew:
+    drawn, reds, ends = draw_some(s, seat, s.rules.draw_count(s.players))
+    event = Drew(seat, action, tuple(drawn), len(drawn), tuple(reds))
+    s.record(event)
+    if ends:
+        end(s, "last_card_red_three")
+    else:
         s.phase = Phase.PLAY
+    return event
 
 
 def start_provisional(s: HandData) -> None:
     """Keep a snapshot to return to if the side's first melds are taken back."""
     if not s.provisional:
         s.snapshot = s.clone()
-        s.snapshot.history = s.history[:-1]
-        s.snapshot.log = s.log[:-1]
         s.provisional = True
 
 
-def take_pile(s: HandData, seat: int, cards: tuple[int, ...], top_only: bool) -> None:
+def take_pile(s: HandData, seat: int, action: Action, cards: tuple[int, ...],
+              top_only: bool) -> TookPile:
     """Take the pile, melding its top card with ``cards``; ``top_only``: the side takes the
     top card alone (``pile.opening_take_top_card_only``). Going out with the take (an empty
     hand) is the caller's check."""
@@ -219,22 +269,29 @@ def take_pile(s: HandData, seat: int, cards: tuple[int, ...], top_only: bool) ->
     s.pile = []
     if r.opening.capture_cards_count and not opened:
         s.opening_points += POINTS[top] + sum(POINTS[c] for c in cards)
+    surprise: list[int] = []
     if top_only:
         s.pile = rest  # still frozen if it was: its freezing cards are still in it
+        rest = []
     else:
         s.pile_frozen = False
+        surprise = s.surprise
         s.pending_pile = rest + s.surprise
         s.surprise = []
-    for _ in range(r.turn.draw_with_pile):
-        if not s.stock or not draw_one(s, seat):
-            break
-    if s.phase is Phase.OVER:
-        return
+    drawn, reds, ends = draw_some(s, seat, r.turn.draw_with_pile)
+    event = TookPile(seat, action, top, rank, cards, tuple(rest), len(rest), top_only,
+                     tuple(surprise),
+                     len(surprise), tuple(drawn), len(drawn), tuple(reds))
+    s.record(event)
+    if ends:
+        end(s, "last_card_red_three")
+        return event
     s.phase = Phase.PLAY
     if opened:
         receive_pile(s, seat)
     else:
         maybe_complete_opening(s, seat)
+    return event
 
 
 def receive_pile(s: HandData, seat: int) -> None:
@@ -264,35 +321,41 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
         s.opened[team] = True
         s.provisional = False
         s.snapshot = None
-        s.log.append(f"team {team} has opened with {s.opening_points} points")
+        s.record(Opened(team, seat, s.opening_points, tuple(s.pending_pile),
+                        len(s.pending_pile)))
         if s.pending_pile:
             receive_pile(s, seat)
 
 
 # -- melding and discarding ----------------------------------------------------------------
-def meld(s: HandData, seat: int, cards: tuple[int, ...], key: int) -> None:
+def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: int) -> Melded:
     """Put ``cards`` from ``seat``'s hand on the side's meld ``key`` (new or existing)."""
     team = s.team_of[seat]
     hand = s.hands[seat]
     opened = s.opened[team]
-    if key == 3 and s.rules.melds.black_threes_out_of_play:
+    out_of_play = key == 3 and s.rules.melds.black_threes_out_of_play > 0
+    # The partners' black threes leave with them (S004 "Partenerii se pot intreba intre ei
+    # daca au treiari de negru pentru a-i scoate din joc").
+    partner_cards = tuple(c for p in s.teams[team] if p != seat for c in (8, 11)
+                          for _ in range(s.hands[p][c])) if out_of_play else ()
+    event = Melded(seat, action, key, cards, key not in s.melds[team], out_of_play,
+                   partner_cards)
+    s.record(event)
+    if out_of_play:
         # Out of play, not a meld: no part of an opening (S004 "se scoate din joc").
         for c in cards:
             hand[c] -= 1
         s.hand_size[seat] -= len(cards)
         s.melds[team].setdefault(key, []).extend(cards)
-        # The partners' black threes leave with them (S004 "Partenerii se pot intreba intre ei
-        # daca au treiari de negru pentru a-i scoate din joc").
         for p in s.teams[team]:
             for c in (8, 11):
                 while p != seat and s.hands[p][c]:
                     s.hands[p][c] -= 1
                     s.hand_size[p] -= 1
                     s.melds[team][key].append(c)
-        s.log.append(f"seat {seat} puts {len(s.melds[team][key])} black threes out of play")
         if s.hand_size[seat] == 0:
             go_out(s, seat)
-        return
+        return event
     if not opened:
         start_provisional(s)
     if JOKER in cards:
@@ -307,24 +370,30 @@ def meld(s: HandData, seat: int, cards: tuple[int, ...], key: int) -> None:
         maybe_complete_opening(s, seat)
     if s.hand_size[seat] == 0:
         go_out(s, seat)
+    return event
 
 
-def declare(s: HandData, seat: int, cards: tuple[int, ...]) -> None:
+def declare(s: HandData, seat: int, action: Action, cards: tuple[int, ...]
+            ) -> RedThreesDeclared:
     """Lay out kept red threes and replace each from the stock."""
     team = s.team_of[seat]
     for c in cards:
         s.hands[seat][c] -= 1
         s.hand_size[seat] -= 1
         s.red_threes[team].append(c)
-        s.log.append(f"seat {seat} declares the red three {card_text(c)}")
-    for _ in cards:
-        if not s.stock or not draw_one(s, seat):
-            break
+    drawn, reds, ends = draw_some(s, seat, len(cards))
+    event = RedThreesDeclared(seat, action, cards, tuple(drawn), len(drawn), tuple(reds))
+    s.record(event)
+    if ends:
+        end(s, "last_card_red_three")
+    return event
 
 
-def discard(s: HandData, seat: int, card: int) -> None:
+def discard(s: HandData, seat: int, action: Action, card: int) -> Discarded:
     """Discard ``card``: the player goes out with the last card, or the turn passes (whether
     the empty stock then ends the hand is the caller's check)."""
+    event = Discarded(seat, action, card)
+    s.record(event)
     s.hands[seat][card] -= 1
     s.hand_size[seat] -= 1
     s.pile.append(card)
@@ -335,41 +404,52 @@ def discard(s: HandData, seat: int, card: int) -> None:
         s.pile_frozen = True
     if s.hand_size[seat] == 0:
         go_out(s, seat)
-        return
+        return event
     finish_turn(s, seat)
+    return event
 
 
-def ask_partner(s: HandData, seat: int) -> None:
+def ask_partner(s: HandData, seat: int, action: Action) -> Asked:
     s.asked = True
     s.asks[seat] += 1
     team = s.teams[s.team_of[seat]]
     s.actor = team[(team.index(seat) + 1) % len(team)]
     s.phase = Phase.ANSWER
+    event = Asked(seat, action, s.actor)
+    s.record(event)
+    return event
 
 
-def answer(s: HandData, yes: bool) -> None:
+def answer(s: HandData, seat: int, action: Action, yes: bool) -> Answered:
     s.answer = yes
     s.actor = s.current
     s.phase = Phase.PLAY
+    event = Answered(seat, action, yes)
+    s.record(event)
+    return event
 
 
-def retract(s: HandData, seat: int) -> None:
+def retract(s: HandData, seat: int, action: Action) -> Retracted:
     """Take the side's provisional melds back and raise its minimum by
     ``opening.retract_penalty`` (seed 000: "il punteggio richiesto per l'apertura aumenta di
     10 punti")."""
     snap = s.snapshot
     assert snap is not None
     team = s.team_of[seat]
-    history, log = s.history, s.log
+    log = s.event_log
     asked, answered, asks = s.asked, s.answer, s.asks[:]
+    hand_before, pile_before = s.hands[seat][:], len(s.pile)
     # Restore from a copy: clone() shares the snapshot, so its containers must not become
     # this state's (playing on would change the snapshot of every clone).
     s.restore(snap.clone())
-    s.history = history
-    s.log = log
+    s.event_log = log
     # A question asked this turn and its binding answer stand (seed 002: "è obbligatorio
     # obbedire alla risposta del compagno").
     s.asked, s.answer, s.asks = asked, answered, asks
     s.min_extra[team] += s.rules.opening.retract_penalty
-    s.log.append(f"team {team} takes back its opening; its minimum rises by "
-                 f"{s.rules.opening.retract_penalty}")
+    to_hand = [c for c, n in enumerate(s.hands[seat]) for _ in range(n - hand_before[c])]
+    to_pile = tuple(s.pile[pile_before:])
+    event = Retracted(seat, action, team, tuple(to_hand), to_pile, len(to_pile),
+                      s.opening_minimum(team))
+    s.record(event)
+    return event

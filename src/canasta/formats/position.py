@@ -4,7 +4,8 @@ A position holds everything :class:`~canasta.core.state.State` holds: the rules 
 options and every field), seats and teams, the match scores, every hand, each team's melds and
 red threes, the discard pile in order with its frozen state, the stock in order, the surprise
 cards, whose turn it is and at which step (with the turn's provisional opening, the pile waiting
-for it and the partner's answer), the end of the hand, the history and the log.
+for it and the partner's answer), the end of the hand and its events (the history; positions
+written before events hold the actions as ``history`` and English ``log`` lines: they load).
 
 ``save → load`` gives an equal state (:func:`same_state`) that plays on identically. A document
 that describes a position which cannot occur is refused with what is wrong and where: a card
@@ -38,9 +39,11 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData
+from canasta.core.events import Played
 from canasta.core.melds import SEQUENCE_KEY, is_sequence
 from canasta.core.rules import Rules, RulesError
 from canasta.core.state import Phase, State
+from canasta.formats.eventjson import event_from_json, event_to_json
 from canasta.formats.jsondoc import (
     FormatError,
     Reader,
@@ -60,6 +63,7 @@ _TOP_KEYS = frozenset({
     "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
     "hands", "melds", "red_threes", "opened", "minimum_raised", "pile", "pile_frozen", "stock",
     "surprise", "deck", "turn", "asks", "player_melded", "joker_turn", "result", "history", "log",
+    "events",
 })
 _TURN_KEYS = frozenset({
     "number", "current", "actor", "phase", "took_pile", "melded", "opening_points",
@@ -84,8 +88,8 @@ def position_to_dict(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     out.update(rules_header(state.rules))
     out.update(_body(state))
-    out["history"] = [[seat, action.text()] for seat, action in state.history]
-    out["log"] = list(state.log)
+    out["events"] = [event_to_json(e) for e in state.events]
+    out["history"] = [[seat, action.text()] for seat, action in state.actions]
     return out
 
 
@@ -179,6 +183,7 @@ def state_from_dict(data: Any, source: str = "position", path: str = "$") -> Sta
     state = _read_body(r, doc, path, rules, top=True)
     history: list[tuple[int, Action]] = []
     hpath = sub(path, "history")
+    epath = sub(path, "events")
     for i, item in enumerate(r.list_(doc.get("history", []), hpath)):
         ipath = sub(hpath, i)
         if (not isinstance(item, list) or len(item) != 2 or isinstance(item[0], bool)
@@ -189,10 +194,17 @@ def state_from_dict(data: Any, source: str = "position", path: str = "$") -> Sta
             history.append((seat, parse_action(item[1])))
         except ActionParseError as exc:
             r.fail(sub(ipath, 1), str(exc))
-    state.history = history
-    lpath = sub(path, "log")
-    log = r.list_(doc.get("log", []), lpath)
-    state.log = [r.str_(line, sub(lpath, i)) for i, line in enumerate(log)]
+    if "events" in doc:
+        for i, item in enumerate(r.list_(doc["events"], epath)):
+            state.record(event_from_json(r, item, sub(epath, i)))
+        if "history" in doc and history != state.actions:
+            r.fail(hpath, "expected the actions of `events`")
+    else:
+        # A position written before events: its actions, without what they did.
+        for seat, action in history:
+            state.record(Played(seat, action))
+    # "log" (English lines, written before events) is accepted and not read.
+    r.list_(doc.get("log", []), sub(path, "log"))
     return state
 
 
@@ -341,8 +353,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     s.went_out = None if went_out is None else r.int_(went_out, sub(rp, "went_out"), 0,
                                                       players - 1)
     s.concealed = r.bool_(result.get("concealed", False), sub(rp, "concealed"))
-    s.history = []
-    s.log = []
+    s.event_log = None
     s.lookahead = True
     s.snapshot = None
 
@@ -358,7 +369,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
         bpath = sub(tp, "before_opening")
         bdoc = r.obj(before, bpath)
         r.only_keys(bdoc, _TOP_KEYS - {"format", "version", "variant", "options", "rules",
-                                       "history", "log"}, bpath)
+                                       "history", "log", "events"}, bpath)
         snap = _read_body(r, bdoc, bpath, rules, top=False)
         if (snap.provisional or snap.phase not in (Phase.DRAW, Phase.PLAY)
                 or snap.current != s.current or snap.turn != s.turn):

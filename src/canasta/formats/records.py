@@ -129,7 +129,7 @@ def match_from_state(state: State, seed: int | None = None) -> Match:
     match.scores = list(state.scores)
     rec = HandRecord(state.dealer, state.deck, tuple(state.scores))
     if _replays_from_deck(state):
-        rec.actions = [(seat, a.text()) for seat, a in state.history]
+        rec.actions = [(seat, a.text()) for seat, a in state.actions]
     else:
         rec.start = position_to_dict(state)
     match.hands.append(rec)
@@ -146,7 +146,7 @@ def _replays_from_deck(state: State) -> bool:
     try:
         replay = State.deal(state.rules, state.players, deck=state.deck, dealer=state.dealer,
                             scores=state.scores, team_size=len(state.teams[0]))
-        for _, action in state.history:
+        for _, action in state.actions:
             replay.apply(action)
     except (ValueError, MisdealError):
         return False

@@ -197,7 +197,7 @@ def _play_hand(match: Match, bots: list[Bot], stats: SimStats, max_actions: int)
     actions = turns = 0
     while not state.is_over:
         if actions >= max_actions:
-            last = "; ".join(f"seat {seat} {a.text()}" for seat, a in state.history[-6:])
+            last = "; ".join(f"seat {seat} {a.text()}" for seat, a in state.actions[-6:])
             raise RuntimeError(f"the hand did not end in {max_actions} actions (last: {last})")
         if state.phase is Phase.DRAW:
             turns += 1

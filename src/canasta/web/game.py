@@ -14,11 +14,14 @@ from typing import Any
 
 from canasta.core.actions import Action, action_to_json
 from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, make_deck, rank_text
+from canasta.core.events import PUBLIC
 from canasta.core.match import MAX_REDEALS, Match
 from canasta.core.rules import Rules, load_preset
 from canasta.core.state import MisdealError, Phase, State, View
+from canasta.formats.eventjson import event_to_json
 from canasta.formats.records import match_to_record, record_to_match
-from canasta.i18n.events import Entry, entries_from_log, event_entries
+from canasta.i18n import describe_event
+from canasta.i18n.events import Entry, event_entries
 from canasta.web.storage import HandData, TableData
 
 _SYSRAND = random.SystemRandom()
@@ -141,12 +144,8 @@ class Game:
 
     def log_entries(self, view: View, seat: int | None) -> list[Entry]:
         """The hand's log as ``seat`` may read it (None: an onlooker), as catalogue entries
-        (canasta.i18n.events): from the view's events where the engine has them, else from
-        its log lines (read here, on the server, never on the page)."""
-        events = getattr(view, "events", None)
-        if events is not None:
-            return [e for ev in events for e in event_entries(ev, seat)]
-        return entries_from_log(view.log, seat, self.state.went_out)
+        (canasta.i18n.events), from the view's events."""
+        return [e for ev in view.events for e in event_entries(ev, seat)]
 
     def sheets_json(self) -> list[dict[str, Any]]:
         """Every finished hand's score sheets, in order; ``codes`` gives, per sheet, each
@@ -205,7 +204,8 @@ def _public(view: View, rules: Rules) -> dict[str, Any]:
         "opened": list(view.opened),
         "opening_minimum": list(view.opening_minimum),
         "opening_points": view.opening_points,
-        "log": list(view.log),
+        "log": [describe_event(e, PUBLIC) for e in view.events],
+        "events": [event_to_json(e.public()) for e in view.events],
         "canasta_size": rules.melds.canasta_size,
     }
 

@@ -442,13 +442,10 @@ class TableManager:
             seat = table.seat_of(token)
             self._check_version(table, version)
             self._check_turn(table, seat)
-            why = table.game.state.check(action)
-            if why is not None:
-                try:
-                    table.game.state.clone().apply(action)
-                except IllegalActionError as exc:
-                    raise _illegal(exc, table.game) from None
-                raise WebError("illegal", why)  # pragma: no cover - check and apply agree
+            try:
+                table.game.state.verify(action)
+            except IllegalActionError as exc:
+                raise _illegal(exc, table.game) from None
             await self._commit(table, seat, [action])
             return table.payload(seat)
 
@@ -636,7 +633,7 @@ class TableManager:
                 view = table.game.state.view(seat)
                 try:
                     action = await asyncio.to_thread(bot.choose, view)
-                    if action not in view.legal_actions and table.game.state.check(action):
+                    if not table.game.state.can(action):
                         raise ValueError(f"illegal bot move {action.text()}")
                 except Exception:
                     log.exception("table %s: bot of seat %d failed; it plays a legal move",
