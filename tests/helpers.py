@@ -221,8 +221,8 @@ def snapshot(state: State) -> dict[str, Any]:
         value = getattr(state, name)
         if name == "snapshot":
             out[name] = snapshot(value) if value is not None else None
-        elif name == "rules":
-            out[name] = value
+        elif name in ("rules", "event_log"):
+            out[name] = value  # immutable (the event log is a persistent chain)
         else:
             out[name] = copy.deepcopy(value)
     return out

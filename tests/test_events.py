@@ -47,8 +47,9 @@ def test_a_draw_returns_the_cards_drawn_visible_to_the_drawer_only() -> None:
     assert s.events[-1] is event
     assert event.visible_to(1) == event
     assert event.visible_to(2).drawn is None and event.visible_to(2).drawn_count == 1
-    assert describe_event(event, 1) == "seat 1 draws Qd"
-    assert describe_event(event, 2) == "seat 1 draws a card"
+    # The English catalogue's lines (canasta.i18n), as the drawer and as another seat sees it.
+    assert describe_event(event, 1) == "You draw Qd."
+    assert describe_event(event, 2) == "seat 1 draws 1 card(s) from the stock."
     assert "Qd" not in describe_event(event, ev.PUBLIC)
 
 
@@ -62,7 +63,7 @@ def test_a_meld_that_opens_is_followed_by_the_opening_event() -> None:
     event2 = s.apply(parse_action("meld Ks Kh Kd"))
     assert isinstance(event2, ev.Melded)
     assert s.events[n:] == (event, event2, ev.Opened(1, 1, 60, (), 0))
-    assert describe_event(s.events[-1], 0) == "team 1 has opened with 60 points"
+    assert describe_event(s.events[-1], 0) == "team 1 has opened with 60 points."
 
 
 def test_retract_says_what_came_back() -> None:

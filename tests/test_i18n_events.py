@@ -79,10 +79,10 @@ def test_melds_lay_offs_and_the_end_of_the_hand() -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(variant=st.sampled_from(PRESETS), seed=st.integers(0, 10_000))
-def test_every_log_line_of_real_play_has_a_text_in_every_language(variant: str,
-                                                                     seed: int) -> None:
-    """Until every state carries events, the web reads the state's log through the bridge:
-    no line may fall through to English."""
+def test_every_event_of_real_play_has_a_text_in_every_language(variant: str,
+                                                                  seed: int) -> None:
+    """Every event of a random hand, as seat 0 sees it (``view(0).events``), reads fully in
+    every language: no entry falls through to English."""
     try:
         state = State.deal(load_preset(variant), 4, seed=seed)
     except MisdealError:
@@ -90,9 +90,8 @@ def test_every_log_line_of_real_play_has_a_text_in_every_language(variant: str,
     rng = random.Random(seed)
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
-    lines = list(state.view(0).log)
-    entries = entries_from_log(lines, viewer=0, went_out=state.went_out)
-    assert [e for e in entries if e["key"] == "event.unknown"] == []
+    entries = [e for event in state.view(0).events for e in event_entries(event, 0)]
+    assert entries and [e for e in entries if e["key"] == "event.unknown"] == []
     for entry in entries:
         for lang in languages():
             assert entry["key"] in catalogue(lang)
