@@ -85,7 +85,8 @@ def test_variants_lists_presets_and_options() -> None:
     by_name = {v["variant"]: v for v in data}
     assert by_name["classic_italian"]["extends"] == "canastone"
     assert by_name["brazilian"]["options"]["sujo"]["choices"] == ["off", "stands", "reverts"]
-    assert by_name["canastone"]["players"] == [2, 3, 4, 6]
+    assert by_name["canastone"]["players"] == [2, 3, 4, 5, 6]
+    assert by_name["classic_italian"]["players"] == [2, 3, 4, 6]
 
 
 def test_the_rule_sheet_and_the_variants_in_italian() -> None:

@@ -172,13 +172,16 @@ def test_going_out_after_the_partner_opened_is_not_concealed() -> None:
     assert "Going out concealed" not in labels
 
 
-def test_ask_partner_only_when_able_to_go_out() -> None:
+def test_ask_partner_whenever_the_player_wants_to_go_out() -> None:
     """Seed 002_277939805e3ea5bf.txt: "Prima di chiudere, il giocatore può chiedere al compagno il
     permesso per la chiusura (unico tipo di comunicazione consentito all'interno della coppia)".
-    The question belongs to a player about to go out: it is refused when he cannot."""
+    The question is the player's to ask whenever he wants to go out, whether or not the engine
+    finds a way out (issue 9 item 6); a "yes" he cannot obey leaves him to play on."""
     s = seat1_after_draw("As Ah Ad Ks Kh Kd Qs Qh Qc Js Jh")
-    assert "ask-partner" not in legal_texts(s)
-    assert rule_of(s, "ask-partner") == "going_out.ask_partner"
+    assert s.going_out_plan() is None
+    assert "ask-partner" in legal_texts(s)
+    play(s, "ask-partner", "answer yes", "meld As Ah Ad", "discard Jh")
+    assert not s.is_over and s.actor == 2
     s2 = seat1_after_draw(FIVES_FOURS, draw="4c")
     assert "ask-partner" in legal_texts(s2)
 
@@ -245,9 +248,10 @@ def test_ask_partner_is_offered_when_going_out_needs_a_black_three_meld() -> Non
 def test_ask_partner_answer_stands_after_a_retract() -> None:
     """Seed 002_277939805e3ea5bf.txt: "è obbligatorio obbedire alla risposta del compagno". Seat 1
     takes the one-card pile (the upcard 5c) with six fives, a canasta of 35 points, short of 50;
-    he can still open and go out with four fours and 9c, so he may ask. After "yes" he may not
-    take the short opening back to escape the answer; after "no", taking it back does not let
-    him ask again in the same turn, and the "no" still holds."""
+    he can still open and go out with four fours and 9c. After "yes" he may not take the short
+    opening back to escape the answer (nor, after "no", the take: issue 9 item 12); after "no",
+    taking back a short opening from hand does not let him ask again in the same turn, and the
+    "no" still holds."""
     hand = "5s 5s 5d 5d 5h 5h 4s 4h 4d 4c 9c"
     s = deal({1: hand}, after="5c 5c 10d")
     play(s, "take-pile 5s 5s 5d 5d 5h 5h")
@@ -257,13 +261,15 @@ def test_ask_partner_answer_stands_after_a_retract() -> None:
     play(s, "meld 4s 4h 4d 4c", "discard 9c")
     assert s.is_over and s.went_out == 1
     s2 = deal({1: hand}, after="5c 5c 10d")
-    play(s2, "take-pile 5s 5s 5d 5d 5h 5h", "ask-partner", "answer no", "retract")
-    assert s2.phase is Phase.DRAW and s2.opening_minimum(1) == 60
-    play(s2, "draw")  # the second 5c: seven fives, four fours, 9c would go out concealed
-    assert s2.answer is False and s2.going_out_plan() is None  # "no" still binds this turn
-    assert rule_of(s2, "ask-partner") == "going_out.ask_partner"
+    play(s2, "take-pile 5s 5s 5d 5d 5h 5h", "ask-partner", "answer no")
+    assert rule_of(s2, "retract") == "pile"  # the take cannot be undone (issue 9 item 12)
+    s3 = deal({1: hand}, after="5c 5c 10d")
+    play(s3, "draw", "meld 5s 5s 5d 5d 5h 5h 5c", "ask-partner", "answer no", "retract")
+    assert s3.phase is Phase.PLAY and s3.opening_minimum(1) == 60 and not s3.melds[1]
+    assert s3.answer is False and s3.going_out_plan() is None  # "no" still binds this turn
+    assert rule_of(s3, "ask-partner") == "going_out.ask_partner"
     with pytest.raises(IllegalActionError, match="already asked"):
-        s2.verify(AskPartner())
+        s3.verify(AskPartner())
 
 
 def test_two_players_need_two_canastas_to_go_out() -> None:

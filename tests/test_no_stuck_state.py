@@ -33,7 +33,9 @@ def test_a_lay_off_may_not_leave_only_a_kept_red_three() -> None:
     # stop card is no last discard (seed 001 "scartando come ultima carta un Tre nero" names
     # only the black three).
     assert rule_of(s, "lay-off A Ad") == "going out"
-    assert legal_texts(s) == {"discard 3h", "discard Ad", "meld 3h"}
+    # Asking stays open to a player who wants to go out (seed 002 "Prima di chiudere, il
+    # giocatore può chiedere al compagno il permesso per la chiusura"; issue 9 item 6).
+    assert legal_texts(s) == {"ask-partner", "discard 3h", "discard Ad", "meld 3h"}
     play(s, "meld 3h")  # declared and replaced: the player still has a move
     assert legal_texts(s)
 

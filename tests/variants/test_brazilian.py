@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
-from canasta import LayOff, Match, State, load_preset, parse_action, preset_options
+from canasta import LayOff, Match, Meld, State, load_preset, parse_action, preset_options
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.scoring import TeamHand, score_hand
 
@@ -73,19 +73,24 @@ def test_take_with_one_natural_and_a_wild_card() -> None:
 
 
 def test_take_onto_an_own_meld() -> None:
-    """Seed 003_6aef22ca5c65dc7b.txt: "(formando una nuova combinazione di 3+ o aggiungendola a
-    una combinazione esistente della squadra)": the top card alone onto the side's meld
-    (variants.md), or only with a natural from hand as the option take_onto_meld."""
+    """Seed 003_6aef22ca5c65dc7b.txt: "a condizione che tu possa immediatamente giocare in
+    combinazione la carta in cima con almeno una carta naturale dalla tua mano (formando una
+    nuova combinazione di 3+ o aggiungendola a una combinazione esistente della squadra)": onto
+    the side's meld the top card goes with a natural from hand too (issue 9 item 1); the top
+    card alone is the option take_onto_meld = top_card (variants.md)."""
     seat1 = "Ks Kh Kd As Ah Ad 9s 9h 8c 7c 6c"
     moves = ("draw", "meld Ks Kh Kd", "meld As Ah Ad", "discard 8c", "draw", "discard 5s",
              "draw", "discard 5h", "draw", "discard Kc")
     s = start({1: seat1, 0: "Kc Ks"}, "4c 4d 5s 5h 5d")
-    apply_all(s, *moves, "take-pile")
-    assert len(s.melds[1][13]) == 4
-    s = start({1: seat1, 0: "Kc Ks"}, "4c 4d 5s 5h 5d",
-              options={"take_onto_meld": "with_natural"})
     apply_all(s, *moves)
     assert rule_of(s, "take-pile") == "pile.unfrozen_naturals"
+    assert "take-pile" not in legal_texts(s)
+    s = start({1: seat1.replace("6c", "Kc"), 0: "Kc Ks"}, "4c 4d 5s 5h 5d")
+    apply_all(s, *moves, "take-pile Kc")
+    assert len(s.melds[1][13]) == 5
+    s = start({1: seat1, 0: "Kc Ks"}, "4c 4d 5s 5h 5d", options={"take_onto_meld": "top_card"})
+    apply_all(s, *moves, "take-pile")
+    assert len(s.melds[1][13]) == 4
 
 
 def test_no_freeze_by_default_and_the_freezing_house_rules() -> None:
@@ -132,13 +137,19 @@ def test_meld_needs_two_naturals_and_one_meld_per_rank() -> None:
     assert rule_of(s, "meld Ks JK 2c") == "one meld per rank"
 
 
-@pytest.mark.parametrize(("choice", "ok"), [("3", False), ("unlimited", True)])
-def test_wild_card_limit_option(choice: str, ok: bool) -> None:
+@pytest.mark.parametrize(("choice", "ok"), [(None, True), ("3", False), ("unlimited", True)])
+def test_wild_card_limit_option(choice: str | None, ok: bool) -> None:
     """Seed 003_6aef22ca5c65dc7b.txt: "può contenere carte jolly ma deve avere almeno due carte
-    naturali" (no limit stated; variants.md: 3 as in international Canasta, as an option)."""
-    s = start({1: "Ks Kh JK JK 2c 2d As Ah Ad 9s 8c"}, "4c 5d", options={"max_wilds": choice})
+    naturali": no wild-card maximum by default (issue 9 item 2); at most 3 as in international
+    Canasta is the option max_wilds = 3 (variants.md)."""
+    options = {"max_wilds": choice} if choice else None
+    s = start({1: "Ks Kh JK JK 2c 2d As Ah Ad 9s 8c"}, "4c 5d", options=options)
     apply_all(s, "draw")
     assert s.can(parse_action("meld Ks Kh JK JK 2c 2d")) is ok
+    want = sorted(cards("Ks Kh JK JK 2c 2d"))
+    assert any(isinstance(a, Meld) and sorted(a.cards) == want for a in s.legal_actions()) is ok
+    if not ok:
+        assert rule_of(s, "meld Ks Kh JK JK 2c 2d") == "melds.max_wilds"
 
 
 @pytest.mark.parametrize(("score", "minimum"), [(-5, 15), (0, 50), (1495, 50), (1500, 90),

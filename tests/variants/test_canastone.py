@@ -10,6 +10,7 @@ from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
 from canasta import Match, MisdealError, Phase, State, load_preset, parse_action
 from canasta.core.cards import JOKER, make_deck, parse_card
+from canasta.core.legality import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("canastone")
@@ -31,10 +32,25 @@ def test_three_packs_fifteen_cards_every_player_count() -> None:
     quindici carte per giocatore"; "Si gioca in numero variabile da 2 a 6 persone"."""
     deck = make_deck(RULES.packs(4), RULES.deal.jokers_per_pack)
     assert len(deck) == 162 and deck.count(JOKER) == 6
-    for players in (2, 3, 4, 6):
+    for players in (2, 3, 4, 5, 6):
         s = State.deal(RULES, players, seed=3)
         # A red three dealt is laid out and replaced, so every hand still holds 15.
         assert all(size == 15 for size in s.hand_size)
+
+
+def test_five_players_each_for_themselves() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Si gioca in numero variabile da 2 a 6 persone": five play
+    each for themselves, as three do (issue 9 item 9); classic Italian (seed 001) names only its
+    two-, three-, four- and six-player games."""
+    assert 5 in RULES.deal.player_counts
+    s = State.deal(RULES, 5, seed=4)
+    assert s.teams == ((0,), (1,), (2,), (3,), (4,)) and s.hand_size == [15] * 5
+    assert RULES.draw_count(5) == 2
+    m = Match(RULES, 5, seed=1)
+    assert len(m.scores) == 5
+    assert 5 not in load_preset("classic_italian").deal.player_counts
+    with pytest.raises(ValueError, match="player"):
+        State.deal(load_preset("classic_italian"), 5, seed=1)
 
 
 @pytest.mark.parametrize(("upcard", "under"), [("As", 14), ("Kd", 13), ("Qh", 12),
@@ -239,6 +255,94 @@ def test_mattoni_opening_with_the_pile_blocked_for_a_round() -> None:
     apply_all(s, "draw", "discard 6c", "draw", "discard Jc", "draw", "discard 10c", "draw",
               "meld As Ah JK", "discard Qd", "take-pile Qs Qh", "meld JK JK 2c")
     assert s.opened[1]
+
+
+@pytest.mark.parametrize(("meld", "blocked"), [("JK JK JK", True), ("JK JK 2c", True),
+                                              ("JK 2c 2d", False), ("JK JK 2c 2d", False)])
+def test_mattoni_are_three_jokers_or_two_and_a_deuce(meld: str, blocked: bool) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Classica è l'apertura con tre Joker o con due Joker e una
+    pinella detta anche «apertura» di «mattoni»": only those melds are blocked after an
+    opponent's joker (issue 9 item 5); another wild meld with a joker opens with the pile."""
+    seat1 = "Qs Qh JK JK JK 2c 2d Ac Ks Kh Kd 7s 7h 7d 6c"
+    seat0 = "As Ah JK Qd 4s 4h 4d 5c 5d 6s 6h 6d 10s 10h 10d"
+    s = start({1: seat1, 0: seat0}, "Kc Kd Jc Jd 10c 9c Js Jh", scores=[3000, 3000])
+    apply_all(s, "draw", "discard 6c", "draw", "discard Jc", "draw", "discard 10c", "draw",
+              "meld As Ah JK", "discard Qd", "take-pile Qs Qh")
+    assert s.mattoni_blocked(1)
+    if blocked:
+        assert rule_of(s, f"meld {meld}") == "opening.joker_meld_blocks_mattoni"
+    else:
+        apply_all(s, f"meld {meld}")
+        assert s.opened[1]
+
+
+def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "non può impossessarsene, anche avendo le due carte dello
+    stesso valore facciale, il giocatore di una coppia che non ha ancora «aperto»"; "la carta
+    superiore del pozzo stesso però e le carte che la catturano non possono far parte del
+    punteggio di «apertura»": an unopened side takes the pile only when its hand can complete
+    the opening without them, and the take (with the stock card drawn) cannot be undone by
+    ``retract`` nor by a meld that leaves the opening short (issue 9 item 12)."""
+    hand = "4s 4h Ks Kh Kd 9s 9h JK As 8d 7c 6c 5c 10c Jd"
+    s = start({1: hand.replace("JK", "Qd")}, "5d", scores=[3000, 3000])
+    assert rule_of(s, "take-pile 4s 4h") == "opening.minimums"  # 30 of 90 without the pile
+    assert not any(t.startswith("take-pile") for t in legal_texts(s))
+    s = start({1: hand}, "5d", scores=[3000, 3000])
+    apply_all(s, "take-pile 4s 4h")
+    assert s.provisional and s.pending_pile and s.hands[1][parse_card("5d")] == 1
+    assert rule_of(s, "retract") == "pile"
+    assert "retract" not in legal_texts(s)
+    assert rule_of(s, "meld Ks Kh Kd JK") == "opening.minimums"  # 80, the nines stranded
+    apply_all(s, "meld Ks Kh Kd", "meld 9s 9h JK")
+    assert s.opened[1] and not s.pending_pile and s.opening_points == 100
+
+
+@pytest.mark.parametrize("order", [("meld As Ad Ac", "meld 9s 9h 2c"),
+                                   ("meld 9s 9h 2c", "meld As Ad Ac")])
+def test_natural_opening_covers_every_meld_of_the_opening_turn(order: tuple[str, str]) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "Per la discesa a 50 punti si richiedono solo
+    combinazioni con carte naturali": every meld laid in the opening turn, also after the
+    minimum is reached, so the order of the melds does not matter (issue 9 item 11); from the
+    next turn wild cards may be melded."""
+    s = start({1: "As Ad Ac 9s 9h 2c Ks Kh 7s 7h 6s 6h 5c 5d 4d"}, "8c 8d")
+    apply_all(s, "draw")
+    first, second = order
+    if "2c" in first:
+        assert rule_of(s, first) == "opening.naturals_only_at"
+    else:
+        apply_all(s, first)
+        assert s.opened[1]
+        assert rule_of(s, second) == "opening.naturals_only_at"
+        assert second not in legal_texts(s)
+
+
+@pytest.mark.parametrize(("option", "kinds"), [(None, True), ("literal", True),
+                                              ("neither", False)])
+def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bool) -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "3000 per canasta pura di pinelle", "2000 punti per canasta
+    mista di Joker e pinelle": a wild canasta of deuces is pure, one with a joker impure, for
+    going out ("almeno una canasta pura ed una impura"), the red-three sign and the five
+    canastas (issue 9 item 3); wild_canasta_kinds = neither counts them as neither."""
+    rules = load_preset("canastone", {"wild_canasta_kinds": option} if option else None)
+    mixed_wild = tuple(cards("JK JK 2c 2d 2h 2s JK"))
+    deuces = tuple(cards("2c 2d 2h 2s 2c 2d 2h"))
+    natural = tuple(cards("Ks Kh Kd Kc Ks Kh Kd"))
+    mixed = tuple(cards("Qs Qh Qd Qc Qs 2c JK"))
+    s = start({1: "7s"}, scores=[0, 0], options={"wild_canasta_kinds": option} if option
+              else None)
+    s.opened[1] = True
+    s.melds[1] = {13: list(natural), 0: list(mixed_wild)}
+    err = going_out_error(s, 1, parse_card("7s"))
+    assert (err is None) is kinds
+    if not kinds:
+        assert err is not None and err.rule == "going_out.natural_and_mixed_required"
+    s.melds[1] = {12: list(mixed), 0: list(deuces)}
+    assert (going_out_error(s, 1, parse_card("7s")) is None) is kinds
+    sheet = score_hand([TeamHand(melds=(natural, mixed_wild), red_threes=1)], rules)[0]
+    assert dict(sheet.items)["Red threes (1)"] == (100 if kinds else 0)
+    five = (natural, natural, natural, natural, natural, mixed_wild)
+    sheet = score_hand([TeamHand(melds=five)], rules)[0]
+    assert ("Five natural canastas and a mixed one" in dict(sheet.items)) is kinds
 
 
 def test_mattoni_block_lasts_one_round() -> None:

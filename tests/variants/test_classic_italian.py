@@ -11,6 +11,8 @@ from canasta import Match, Phase, State, load_preset
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.rules import preset_info
 from canasta.core.scoring import TeamHand, score_hand
+from helpers import burn_stock
+from helpers import deal as deal_bottom
 
 RULES = load_preset("classic_italian")
 CANASTONE = load_preset("canastone")
@@ -236,6 +238,45 @@ def test_end_of_stock_play_goes_on_while_the_discard_can_be_taken() -> None:
             apply_all(s, sorted(t for t in texts if t.startswith("discard"))[0])
     assert s.end_reason in ("stock_exhausted", "last_card_red_three")
     assert len(s.score()) == 2
+
+
+def test_end_of_stock_hand_ends_only_when_the_discard_cannot_be_taken() -> None:
+    """Seed 001_fb0497f152a2c2d6.txt: "si procede fin che ogni giocatore al suo turno può
+    rilevare lo scarto: quando questo non è possibile la smazzata viene considerata chiusa"
+    (Canastone, silent, borrows it): while the player can take the discard he may not end the
+    hand (issue 9 item 4); the option end_of_stock = matching_meld lets him unless the discard
+    fits his side's meld."""
+    for option, may_end in ((None, False), ("until_no_take", False), ("matching_meld", True)):
+        rules = load_preset("classic_italian", {"end_of_stock": option} if option else None)
+        canastone = load_preset("canastone", {"end_of_stock": option} if option else None)
+        assert canastone.end.must_take_any_discard is rules.end.must_take_any_discard is (
+            not may_end)
+        s = deal_bottom({0: "Qs Qh As Ah Ad 9s 8s 7s 6s 5s 4d"}, after="8d", bottom="Qd",
+                        rules=rules, dealer=0)
+        burn_stock(s, leave=0)
+        assert s.actor == 0 and not s.stock and s.phase is Phase.DRAW
+        assert any(t.startswith("take-pile") for t in legal_texts(s))
+        assert ("end-hand" in legal_texts(s)) is may_end
+        if not may_end:
+            assert rule_of(s, "end-hand") == "end.must_take_any_discard"
+
+
+def test_concealed_going_out_is_not_blocked_by_the_natural_opening() -> None:
+    """Seed 001_fb0497f152a2c2d6.txt: "200 punti per «chiusura in mano» ovvero senza aver
+    precedentemente messo in tavola alcuna carta (da notare che per la «chiusura in mano» non è
+    richiesta l'apertura)": the natural-cards-only opening of 50 (seed 000) does not block a
+    concealed going out with wild cards (issue 9 item 11); laying them opens nothing, so the
+    player goes out or takes them back."""
+    s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
+    apply_all(s, "draw", "meld Ks Kh Kd Kc Ks JK 2c")
+    assert not s.opened[1] and s.provisional
+    assert rule_of(s, "discard 7s") == "opening.minimums"
+    apply_all(s, "meld Qs Qh Qd Qc", "discard 7s")
+    assert s.is_over and s.went_out == 1 and s.concealed
+    s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
+    apply_all(s, "draw", "meld Qs Qh Qd Qc", "meld Ks Kh Kd Kc Ks")
+    assert s.opened[1]
+    assert rule_of(s, "lay-off K JK") == "opening.naturals_only_at"
 
 
 def test_target_5000_and_10000_for_six() -> None:

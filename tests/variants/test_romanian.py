@@ -6,7 +6,7 @@ on the dealer's right, play passing to the right) plays first."""
 from __future__ import annotations
 
 import pytest
-from deck_helpers import apply_all, cards, check_conservation, deal, rule_of
+from deck_helpers import apply_all, cards, check_conservation, deal, legal_texts, rule_of
 
 from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
@@ -273,6 +273,22 @@ def test_undeclared_red_threes_cost_300() -> None:
     assert dict(sheet.items)["Red threes left in hand (4)"] == -1200
 
 
+@pytest.mark.parametrize(("option", "three", "four"), [(None, 100, 800), ("never", 100, 800),
+                                                    ("no_meld", -100, -800)])
+def test_red_threes_of_a_side_that_never_melded(option: str | None, three: int,
+                                                 four: int) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "3 de rosu declarat (nedeclarat) 100 (-300)"; "toate 4
+    cartile de 3 rosu declarate (nedeclarate) 800 (-1200)": a declared red three is worth 100,
+    four 800, also for a side that never melded (issue 9 item 8); the minus of variants.md
+    (sfaturi-utile) is the option red_three_sign = no_meld."""
+    rules = load_preset("romanian", {"red_three_sign": option} if option else None)
+    hand = (tuple(cards("Kc 5d")),)
+    one = score_hand([TeamHand(hands=hand, red_threes=1)], rules)[0]
+    assert dict(one.items)["Red threes (1)"] == three
+    all4 = score_hand([TeamHand(hands=hand, red_threes=4)], rules)[0]
+    assert dict(all4.items)["Red threes (4)"] == four
+
+
 def test_black_threes_in_hand() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "3 de negru in mana -100"; "toate 4 cartile de 3 negru
     -1600"."""
@@ -313,6 +329,26 @@ def test_black_threes_out_of_play_as_four() -> None:
     assert not s.opened[1] and s.opening_points == 0
     sheet = score_hand([TeamHand(melds=(tuple(cards("3s 3c 3s 3c")),))], RULES)[0]
     assert sheet.hand_total == 0
+
+
+def test_black_threes_split_between_partners_leave_play_together() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "3-arii de negru se pot scoate din joc (daca ii ai pe toti
+    4) ... Partenerii se pot intreba intre ei daca au treiari de negru pentru a-i scoate din
+    joc": a side holding all four between its two players puts them out of play together
+    (issue 9 item 7), so it is not charged the "toate 4 cartile de 3 negru -1600"."""
+    s = start({1: "3s 3c As Ah Ad 9s 9h 8c 7c 6c 5c", 3: "3s 3c"}, "4c Qd Jd 10d 8d 7d")
+    draw_discard(s, 4)
+    apply_all(s, "draw")
+    assert "meld 3s 3c" in legal_texts(s)
+    assert rule_of(s, "meld 3s") == "melds.black_three_meld_going_out"
+    apply_all(s, "meld 3s 3c")
+    assert sorted(s.melds[1][3]) == sorted(cards("3s 3c 3s 3c"))
+    assert s.hands[3][parse_card("3s")] == s.hands[3][parse_card("3c")] == 0
+    assert not s.opened[1] and s.opening_points == 0
+    t = start({1: "3s 3c As Ah Ad 9s 9h 8c 7c 6c 5c", 2: "3s 3c"}, "4c Qd Jd 10d 8d 7d")
+    draw_discard(t, 4)
+    apply_all(t, "draw")
+    assert rule_of(t, "meld 3s 3c") == "melds.black_three_meld_going_out"  # opponents hold two
 
 
 def test_black_threes_melded_when_going_out_option() -> None:
@@ -387,6 +423,27 @@ def test_ask_partner_is_binding() -> None:
     draw_discard(s, 4)
     apply_all(s, "draw", "ask-partner", "answer no", "meld 9s 9h 9d 9c 9s 9h 9d")
     assert rule_of(s, "meld As Ah Ad Ac") == "going out"
+
+
+def test_told_yes_and_unable_to_go_out_costs_500() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "A întreabă «pot să închid?», B răspunde «Da», A fiind
+    obligat să închidă, se dovedeşte că nu poate ... Echipa este penalizată cu 500 de puncte":
+    the question may be asked whenever the player wants to go out (issue 9 item 6); told "yes",
+    a player who then ends the turn without going out costs his side 500."""
+    seat1 = "9s 9h 9d 9c 9s 9h 9d As Ah Ad 5c"
+    s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")
+    draw_discard(s, 4)
+    apply_all(s, "draw", "ask-partner", "answer yes")
+    assert s.going_out_plan() is None
+    apply_all(s, "discard 5c")
+    assert not s.is_over
+    assert s.team_hands()[1].penalties == (("Told \"yes\" but did not go out", -500),)
+    assert s.team_hands()[0].penalties == ()
+    s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")
+    draw_discard(s, 4)
+    apply_all(s, "draw", "ask-partner", "answer no", "discard 5c")
+    assert s.team_hands()[1].penalties == ()
+    assert load_preset("brazilian").going_out.ask_yes_unable_penalty == 0
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from conftest import create, view, wait_for
 
 from canasta.formats.records import check_record
 from canasta.web.storage import StorageError
 from canasta.web.tables import hash_token
+from conftest import create, view, wait_for
 
 ALL_HUMAN = ["human"] * 4
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import BACKENDS, create, make_store, view, wait_for
 from sqlalchemy import inspect
 
 from canasta.web.storage import (
@@ -19,6 +18,7 @@ from canasta.web.storage import (
     TableData,
     normalise_url,
 )
+from conftest import BACKENDS, create, make_store, view, wait_for
 
 
 def table_data(table_id: str = "tbl0001") -> TableData:

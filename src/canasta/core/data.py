@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from canasta.core.actions import Action
+from canasta.core.actions import Action, Answer, AskPartner, Discard, EndHand
 from canasta.core.cards import NUM_CODES, cards_of
 from canasta.core.events import Event, EventLog, actions_of, events_of, push
 from canasta.core.melds import BLACK3, RANK, RED3
@@ -309,8 +309,34 @@ class HandData:
                 concealed=self.concealed and self.went_out is not None
                 and self.team_of[self.went_out] == t,
                 score_before=self.scores[t],
+                penalties=self.answer_penalties(t),
             ))
         return out
+
+    def answer_penalties(self, team: int) -> tuple[tuple[str, int], ...]:
+        """The ``going_out.ask_yes_unable_penalty`` rows of ``team``: each turn in which one
+        of its players, told "yes" by the partner, ended the turn without going out (read from
+        ``actions``, derived from ``events``)."""
+        points = self.rules.going_out.ask_yes_unable_penalty
+        if not points:
+            return ()
+        rows: list[tuple[str, int]] = []
+        asker: int | None = None
+        told_yes: int | None = None
+        history = self.actions
+        for i, (seat, action) in enumerate(history):
+            if isinstance(action, AskPartner):
+                asker = seat
+            elif isinstance(action, Answer):
+                told_yes = asker if action.yes else None
+            elif seat != told_yes:
+                told_yes = None
+            elif isinstance(action, (Discard, EndHand)):
+                last = i == len(history) - 1
+                if not (last and self.went_out == seat) and self.team_of[seat] == team:
+                    rows.append(("Told \"yes\" but did not go out", -points))
+                told_yes = None
+        return tuple(rows)
 
     def score(self) -> list[ScoreSheet]:
         """Itemized score sheets of every team.

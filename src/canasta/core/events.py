@@ -134,7 +134,9 @@ class TookPile:
 class Melded:
     """``seat`` put ``cards`` on the side's meld ``key`` (``new``: a new meld; ``lay-off``
     otherwise); ``out_of_play``: black threes put out of play
-    (``melds.black_threes_out_of_play``)."""
+    (``melds.black_threes_out_of_play``), with ``partner_cards``, the black threes of the
+    partners that leave play with them (S004 "Partenerii se pot intreba intre ei daca au
+    treiari de negru pentru a-i scoate din joc")."""
 
     seat: int
     action: Action
@@ -142,6 +144,7 @@ class Melded:
     cards: Cards
     new: bool
     out_of_play: bool = False
+    partner_cards: Cards = ()
 
     def visible_to(self, seat: int) -> Melded:
         return self

@@ -118,8 +118,11 @@ class _Turn:
         self.opened = opened = s.opened[team]
         wm = melds.get(WILD_RANK)
         self.wm_unfinished = wm is not None and len(wm) < mr.canasta_size
-        self.nat_only = (not opened
-                         and r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at)
+        # Every meld of the opening turn; not a concealed going out that needs no opening.
+        self.nat_only = ((not opened or not s.opened_at_turn_start)
+                         and r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at
+                         and not (not opened and r.going_out.concealed_waives_minimum
+                                  and s.is_concealed(seat)))
         self.mattoni = (not opened and r.opening.joker_meld_blocks_mattoni and s.took_pile
                         and s.mattoni_blocked(team))
         self.plan_known: int = -1  # going out: -1 not yet searched, 0 no way, 1 a way
@@ -143,18 +146,20 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
     s = t.s
     r = s.rules
     mr = r.melds
+    hand = t.hand
     out_of_play = (key == 3 and not exists and mr.black_threes_out_of_play > 0
-                   and added == mr.black_threes_out_of_play)
+                   and added == hand[8] + hand[11]
+                   and added + _partners_blacks(t) >= mr.black_threes_out_of_play)
     if key == 3 and not mr.black_three_meld_going_out and not out_of_play:
         return NO
     wild = jokers + deuces
-    if not shape_ok(mr, key, before + added, before_wilds + wild, wild, before,
-                    t.wm_unfinished):
+    if not out_of_play and not shape_ok(mr, key, before + added, before_wilds + wild, wild,
+                                        before, t.wm_unfinished):
         return NO
     if wild and t.nat_only:
         return NO  # opening.naturals_only_at
-    if key == WILD_RANK and jokers and t.mattoni:
-        return NO  # opening.joker_meld_blocks_mattoni
+    if key == WILD_RANK and t.mattoni and added == 3 and jokers >= 2 and wild == 3:
+        return NO  # opening.joker_meld_blocks_mattoni (legality.is_mattoni)
     after = t.size - added
     if key == 3 and after > 1 and not out_of_play:
         return NO  # black threes only when going out
@@ -162,7 +167,17 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
         return NO
     if t.binding or after == 0 or (after == 1 and s.lookahead):
         return ASK
+    if not t.opened and s.took_pile and s.lookahead and not (
+        r.going_out.concealed_waives_minimum and s.is_concealed(t.seat)
+    ):
+        return ASK  # the take cannot be undone: the opening must stay within reach
     return SURE
+
+
+def _partners_blacks(t: _Turn) -> int:
+    """Mirrors ``legality.partners_black_threes``."""
+    s = t.s
+    return sum(s.hands[p][8] + s.hands[p][11] for p in s.teams[t.team] if p != t.seat)
 
 
 def play_actions(s: HandData, full: FullCheck,
@@ -248,9 +263,11 @@ def play_actions(s: HandData, full: FullCheck,
                     a = Meld(tuple(cards) + wild_tab[j][d])
                     if v == SURE or full(s, a):
                         yield a
-    if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
+    if mr.black_threes_out_of_play and b and (
+        b + _partners_blacks(t) >= mr.black_threes_out_of_play
+    ):
         cards = []
-        _first_blacks(hand, mr.black_threes_out_of_play, cards)
+        _first_blacks(hand, b, cards)
         a = Meld(tuple(cards))
         v = meld_verdict(t, 3, False, 0, 0, len(cards), 0, 0)
         if v == SURE or (v == ASK and full(s, a)):
@@ -299,9 +316,7 @@ def _ask_ok(t: _Turn) -> bool:
         return False
     if g.ask_partner_per_hand and s.asks[t.seat] >= g.ask_partner_per_hand:
         return False
-    if s.melded_this_turn or t.size < 2:
-        return False
-    return not s.lookahead or t.can_go_out()
+    return t.size >= 2
 
 
 def take_actions(s: HandData, full: FullCheck) -> Iterator[TakePile]:

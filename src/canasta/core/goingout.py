@@ -220,7 +220,11 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
     if blacks:
         if 3 in melds:
             return  # one meld per rank: black threes are melded or put out of play once
-        if mr.black_threes_out_of_play and len(blacks) == mr.black_threes_out_of_play:
+        partners = sum(s.hands[p][8] + s.hands[p][11]
+                       for p in s.teams[team] if p != s.actor)
+        if mr.black_threes_out_of_play and (
+            len(blacks) + partners >= mr.black_threes_out_of_play
+        ):
             black_target = _Target(3, False, 0, len(blacks), 0, blacks)
         elif mr.black_three_meld_going_out and len(blacks) >= (
                 mr.min_naturals if mr.black_three_meld_wilds else mr.min_cards):

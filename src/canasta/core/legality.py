@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from canasta.core import generate, goingout, transitions
+from canasta.core import generate, goingout, opening, transitions
 from canasta.core.actions import (
     Action,
     Answer,
@@ -42,6 +42,7 @@ from canasta.core.melds import (
     RED3,
     SEQUENCE_KEY,
     is_sequence,
+    purity,
 )
 from canasta.core.melds import meld_key as _meld_key
 
@@ -211,8 +212,10 @@ def play_candidates(s: HandData) -> Iterator[Action]:
                 for wilds in (wild_choices(hand, mr.max_wilds) if with_wilds else [[]]):
                     if k + len(wilds) >= mr.min_cards:
                         yield Meld(tuple(blacks + wilds))
-        if mr.black_threes_out_of_play and b >= mr.black_threes_out_of_play:
-            yield Meld(tuple(pick(hand, BLACK_THREES, mr.black_threes_out_of_play)))
+        if mr.black_threes_out_of_play and b and (
+            b + partners_black_threes(s, seat) >= mr.black_threes_out_of_play
+        ):
+            yield Meld(tuple(pick(hand, BLACK_THREES, b)))
         if mr.real_canasta:
             yield from sequence_candidates(s, hand)
         if s.rules.red_threes.may_keep_as_stop:
@@ -226,6 +229,14 @@ def play_candidates(s: HandData) -> Iterator[Action]:
     for code in range(NUM_CODES):
         if hand[code]:
             yield Discard(code)
+
+
+def partners_black_threes(s: HandData, seat: int) -> int:
+    """Black threes in the hands of ``seat``'s partners: the side puts its black threes out
+    of play together (``melds.black_threes_out_of_play``; S004 "Partenerii se pot intreba
+    intre ei daca au treiari de negru pentru a-i scoate din joc")."""
+    return sum(s.hands[p][8] + s.hands[p][11]
+               for p in s.teams[s.team_of[seat]] if p != seat)
 
 
 def sequence_candidates(s: HandData, hand: list[int]) -> Iterator[Meld]:
@@ -318,6 +329,10 @@ def verify(s: HandData, action: Action) -> None:
         if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
             fail("going_out.ask_partner",
                        "your partner said yes: the answer is binding and you must go out")
+        if s.took_pile and s.lookahead and not take_stranded(s):
+            fail("pile",
+                 "taking the pile cannot be undone: complete your opening (seed 000: the "
+                 "side that has not opened \"non può impossessarsene\")")
 
 
 def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
@@ -498,13 +513,16 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
             return IllegalActionError("opening.naturals_only_at",
                                       f"an opening of {need} uses natural cards only "
                                       "(seed 000)", {"minimum": need})
-        if (r.opening.capture_cards_count and not top_only
-                and opening_reach(s, seat, top, cards) < s.opening_minimum(team)):
+        # Taking the pile cannot be undone: only a take with which the opening can be
+        # completed this turn (S000: the side that has not opened "non può impossessarsene").
+        if opening_reach(s, seat, top, cards) < s.opening_minimum(team):
             return IllegalActionError("opening.minimums",
                                       "your hand cannot make the opening minimum of "
                                       f"{s.opening_minimum(team)} with this take (seed "
-                                      "002: \"può prendere il pozzo solo se può utilizzare "
-                                      "l'ultima carta scartata per aprire\")",
+                                      "000: \"non può impossessarsene ... il giocatore di una "
+                                      "coppia che non ha ancora «aperto»\"; seed 002: \"può "
+                                      "prendere il pozzo solo se può utilizzare l'ultima carta "
+                                      "scartata per aprire\")",
                                       {"minimum": s.opening_minimum(team)})
     # Cards in hand after the take (the pile goes to hand once the side is open).
     pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
@@ -537,57 +555,33 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
 
 def opening_reach(s: HandData, seat: int, top: int, cards: Sequence[int]) -> int:
     """The most points an unopened side could count toward its opening this turn after
-    taking the pile with ``cards``: the top card and ``cards``, the naturals of that rank
-    still in hand, every other rank that can make a meld (short ranks completed with wild
-    cards, best first), and the best wild cards those melds can hold. Where other rules
-    widen the opening (wild melds, sequences, a canasta that always opens) it does not
-    limit the take."""
+    taking the pile with ``cards`` (:func:`canasta.core.opening.reach`): the top card and
+    ``cards`` when they count (``opening.capture_cards_count``), the naturals of that rank
+    still in hand, every other rank that can make a meld and the best wild cards those melds
+    can hold. The stock card drawn with the pile (``turn.draw_with_pile``) is not known and
+    does not count."""
     r = s.rules
-    mr = r.melds
-    if r.opening.canasta_always_opens or mr.real_canasta:
-        return 1 << 30
+    team = s.team_of[seat]
     hand = s.hands[seat][:]
     for c in cards:
         hand[c] -= 1
-    rank = RANK[top]
-    need = s.opening_minimum(s.team_of[seat])
-    wilds_ok = need not in r.opening.naturals_only_at
-    wild_pts = sorted((POINTS[c] for c in (JOKER, *DEUCES) for _ in range(hand[c])),
-                      reverse=True) if wilds_ok else []
-    take_nat = 1 + sum(1 for c in cards if not IS_WILD[c])
-    total = POINTS[top] + sum(POINTS[c] for c in cards)
-    shapes: list[tuple[int, int]] = []  # (naturals, wild cards) of each meld laid
-    short: list[tuple[int, int]] = []  # (points, naturals) of ranks needing wild cards
-    for rk in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
-        b = (rk - 1) * 4
-        n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
-        pts = sum(POINTS[b + k] * hand[b + k] for k in range(4))
-        if rk == rank:
-            total += pts
-            shapes.append((take_nat + n, len(cards) + 1 - take_nat))
-        elif n >= mr.min_cards:
-            total += pts
-            shapes.append((n, 0))
-        elif n >= mr.min_naturals:
-            short.append((pts, n))
-    spare = len(wild_pts)
-    for pts, n in sorted(short, reverse=True):
-        k = mr.min_cards - n
-        if k <= spare:
-            spare -= k
-            total += pts
-            shapes.append((n, 0))
-    room = 0
-    for n, w in shapes:
-        cap = mr.max_wilds - w
-        if mr.wild_ratio == "lt":
-            cap = min(cap, n - 1 - w)
-        elif mr.wild_ratio == "le":
-            cap = min(cap, n - w)
-        room += max(cap, 0)
-    if mr.wild_melds:
-        room = len(wild_pts)
-    return total + sum(wild_pts[:room])
+    melds = {k: list(v) for k, v in s.melds[team].items()}
+    melds.setdefault(RANK[top], []).extend([top, *cards])
+    base = s.opening_points
+    if r.opening.capture_cards_count:
+        base += POINTS[top] + sum(POINTS[c] for c in cards)
+    return opening.reach(r, hand, melds, base, s.opening_minimum(team))
+
+
+def take_stranded(s: HandData) -> bool:
+    """After an unopened side's take of the pile, may the player not complete the opening by
+    any meld or lay-off? Then (and only then) ``retract`` gives the pile back, as seed 000's
+    irregularity remedy ("prendere il «pozzo» senza averne diritto ... con obbligo di sanare
+    l'irregolarità"); otherwise taking the pile cannot be undone."""
+    for a in play_candidates(s):
+        if isinstance(a, (Meld, LayOff)) and check(s, a) is None:
+            return False
+    return True
 
 
 def top_card_only(s: HandData, team: int, cards: Sequence[int]) -> bool:
@@ -607,6 +601,14 @@ def top_card_only(s: HandData, team: int, cards: Sequence[int]) -> bool:
 def check_end_hand(s: HandData) -> IllegalActionError | None:
     if s.stock:
         return IllegalActionError("end of stock", "the hand ends only when the stock is gone")
+    if s.rules.end.must_take_any_discard and any(
+        check_take(s, s.actor, t.cards) is None for t in take_candidates(s)
+    ):
+        return IllegalActionError("end.must_take_any_discard",
+                                  "with the stock gone the hand ends only when you cannot take "
+                                  "the discard (seed 001: \"si procede fin che ogni giocatore al "
+                                  "suo turno può rilevare lo scarto: quando questo non è "
+                                  "possibile la smazzata viene considerata chiusa\")")
     if s.rules.end.must_take_matching_discard and (
         check_take(s, s.actor, ()) is None
     ):
@@ -660,7 +662,9 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     if target is not None and existing is None:
         fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
     out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
-                   and len(cards) == r.melds.black_threes_out_of_play)
+                   and len(cards) == s.hands[seat][8] + s.hands[seat][11]
+                   and len(cards) + partners_black_threes(s, seat)
+                   >= r.melds.black_threes_out_of_play)
     if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
         fail("melds.black_three_meld_going_out",
                    "black threes are never melded"
@@ -668,18 +672,25 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                       f"{r.melds.black_threes_out_of_play})"
                       if r.melds.black_threes_out_of_play else ""))
     final = (existing or []) + list(cards)
-    err = meld_error(s, rank, final, cards, team)
+    err = None if out_of_play else meld_error(s, rank, final, cards, team)
     if err:
         raise err
     opened = s.opened[team]
+    need = r.opening_minimum(s.scores[team])
+    # Every meld of the opening turn, before and after the minimum is reached (S000 "Per la
+    # discesa a 50 punti si richiedono solo combinazioni con carte naturali"); a concealed
+    # going out that needs no opening (S001 "per la «chiusura in mano» non è richiesta
+    # l'apertura") may use wild cards: the side then does not open, it goes out or retracts.
+    if ((not opened or not s.opened_at_turn_start) and need in r.opening.naturals_only_at
+            and any(IS_WILD[c] for c in cards)
+            and not (not opened and r.going_out.concealed_waives_minimum
+                     and s.is_concealed(seat))):
+        fail("opening.naturals_only_at",
+             f"an opening of {need} uses natural cards only, in every meld of the opening "
+             "turn (seed 000: \"Per la discesa a 50 punti si richiedono solo combinazioni "
+             "con carte naturali\")", {"minimum": need})
     if not opened:
-        need = r.opening_minimum(s.scores[team])
-        if need in r.opening.naturals_only_at and any(IS_WILD[c] for c in cards):
-            fail("opening.naturals_only_at",
-                       f"an opening of {need} uses natural cards only (seed 000: \"Per la "
-                       "discesa a 50 punti si richiedono solo combinazioni con carte "
-                       "naturali\")", {"minimum": need})
-        if (rank == WILD_RANK and JOKER in cards and r.opening.joker_meld_blocks_mattoni
+        if (rank == WILD_RANK and is_mattoni(cards) and r.opening.joker_meld_blocks_mattoni
                 and s.took_pile and s.mattoni_blocked(team)):
             fail("opening.joker_meld_blocks_mattoni",
                        "an opponent put a joker down within the last round: you may not "
@@ -687,7 +698,23 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                        "000: \"impedisce per un giro ai giocatori avversari di fare "
                        "l'apertura di mattoni e contemporaneamente impossessarsi del "
                        "pozzo\")")
-    if s.answer is True and s.lookahead:
+    if (not opened and s.took_pile and s.lookahead
+            and not (r.going_out.concealed_waives_minimum and s.is_concealed(seat))):
+        # The take cannot be undone: no meld may leave the opening out of reach (a concealed
+        # going out that waives the minimum may still be under way).
+        hand2 = s.hands[seat][:]
+        for c in cards:
+            hand2[c] -= 1
+        melds2 = {k: list(v) for k, v in s.melds[team].items()}
+        melds2.setdefault(rank, []).extend(cards)
+        need = s.opening_minimum(team)
+        base = s.opening_points + sum(POINTS[c] for c in cards)
+        if opening.reach(r, hand2, melds2, base, need) < need:
+            fail("opening.minimums",
+                 f"after this meld your opening could not reach {need} points, and the pile "
+                 "you took cannot be given back (seed 000: \"non può impossessarsene\")",
+                 {"minimum": need})
+    if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         probe = s.clone()
         probe.lookahead = False
         transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
@@ -721,6 +748,15 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         if not probe.is_over and not has_any_action(probe):
             fail("going out",
                        "you may not meld down to one card when you cannot then go out")
+
+
+def is_mattoni(cards: Sequence[int]) -> bool:
+    """Is ``cards`` (one meld as laid) an opening "di mattoni": three jokers, or two jokers and
+    a deuce (seed 000: "Classica è l'apertura con tre Joker o con due Joker e una pinella
+    detta anche «apertura» di «mattoni»")? Any other wild meld is not."""
+    jokers = sum(1 for c in cards if c == JOKER)
+    deuces = sum(1 for c in cards if c in DEUCES)
+    return len(cards) == 3 and jokers + deuces == 3 and jokers >= 2
 
 
 def _as_action(cards: Sequence[int], target: int | None) -> Action:
@@ -793,14 +829,10 @@ def check_ask(s: HandData, seat: int) -> None:
         fail("going_out.ask_partner_per_hand",
                    "you may ask only once per hand (seed 003: \"solo una volta per mano\")",
                    {"asks": g.ask_partner_per_hand})
-    if s.melded_this_turn:
-        fail("going_out.ask_partner", "ask before melding this turn")
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
                    "with one card left you could not obey a \"no\"")
-    if s.lookahead and goingout.going_out_plan(s) is None:
-        fail("going_out.ask_partner", "you may ask only when you are able to go out")
 
 
 def going_out_error(s: HandData, seat: int, discard: int | None,
@@ -855,19 +887,15 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
                                   f"{'s' if needed > 1 else ''} to go out "
                                   "(seed 002: \"la coppia deve avere formato almeno una "
                                   "canasta\")", {"needed": needed})
+    kinds = [purity(m, r) for m in melds.values() if len(m) >= size]
     if g.natural_and_mixed_required:
-        plain = [(k, m) for k, m in melds.items() if len(m) >= size and k != WILD_RANK]
-        nat = any(not any(IS_WILD[c] for c in m) for _, m in plain)
-        mix = any(any(IS_WILD[c] for c in m) for _, m in plain)
-        if not (nat and mix):
+        if not (True in kinds and False in kinds):
             return IllegalActionError("going_out.natural_and_mixed_required",
                                       "your side needs a natural and a mixed canasta to go "
                                       "out (seed 000: \"almeno una canasta pura ed una "
                                       "impura\")")
     if g.natural_canastas_required:
-        pure = sum(1 for k, m in melds.items()
-                   if len(m) >= size and k != WILD_RANK and not any(IS_WILD[c] for c in m))
-        if pure < g.natural_canastas_required:
+        if kinds.count(True) < g.natural_canastas_required:
             return IllegalActionError("going_out.natural_canastas_required",
                                       f"your side needs {g.natural_canastas_required} natural "
                                       "canastas to go out (seed 000 variant: \"almeno due "

@@ -83,6 +83,20 @@ def classify_meld(cards: Sequence[int], rules: Rules) -> CanastaKind | None:
     return CanastaKind(f"mixed canasta{' of ' + what if what else ''}", False, False)
 
 
+def purity(cards: Sequence[int], rules: Rules) -> bool | None:
+    """How a canasta counts where the rules ask for natural (pure) and mixed (impure) ones
+    (going out, the red-three sign, the five-canasta bonuses): True natural, False mixed, None
+    neither. A canasta of wild cards only counts by its kind when ``melds.wild_canasta_kinds``
+    (seed 000: "3000 per canasta pura di pinelle", "2000 punti per canasta mista di Joker e
+    pinelle": deuces only are pure, any joker makes it mixed); otherwise as neither."""
+    wilds = sum(1 for c in cards if IS_WILD[c])
+    if wilds < len(cards):
+        return wilds == 0
+    if not rules.melds.wild_canasta_kinds:
+        return None
+    return all(c in DEUCES for c in cards)
+
+
 def meld_key(melds: Mapping[int, object], cards: Sequence[int]) -> int:
     """The key under which a new meld of ``cards`` goes in a side's ``melds``: its rank,
     ``WILD_RANK`` for wild cards only, or the first free key from ``SEQUENCE_KEY`` for cards

@@ -176,6 +176,10 @@ class MeldRules:
     #: una sequenza naturale di sette carte tutte dello stesso seme (A-K-Q-J-10-9-8, per
     #: esempio) vale 500 punti bonus e conta come canastra").
     real_canasta: bool = False
+    #: A canasta of wild cards only counts as pure (deuces only) or impure (with a joker) where
+    #: the rules ask for natural and mixed canastas (S000 "3000 per canasta pura di pinelle",
+    #: "2000 punti per canasta mista di Joker e pinelle"); False: as neither.
+    wild_canasta_kinds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +205,9 @@ class OpeningRules:
     #: 0 = never (S004 "canasta – peste 5000 de puncte, dar se agreaza"). The minimum then
     #: reads :data:`CANASTA_ONLY`.
     canasta_required_from: int = 0
-    #: A player who melds a joker stops the opponents, for one round, from opening with a meld
-    #: of wild cards holding a joker ("mattoni") in a turn in which they take the pile (S000 "un
+    #: A player who melds a joker stops the opponents, for one round, from opening with
+    #: "mattoni" (a meld of three jokers, or two jokers and a deuce: S000 "l'apertura con tre
+    #: Joker o con due Joker e una pinella") in a turn in which they take the pile (S000 "un
     #: giocatore che mette in tavola in combinazione un Joker (mattone) impedisce per un giro ai
     #: giocatori avversari di fare l'apertura di mattoni e contemporaneamente impossessarsi del
     #: pozzo").
@@ -249,6 +254,10 @@ class GoingOutRules:
     ask_partner: bool = True
     #: Questions a player may ask per hand; 0 = one per turn (S003 "solo una volta per mano").
     ask_partner_per_hand: int = 0
+    #: Penalty for a side whose player, told "yes", then does not go out in that turn (S004
+    #: "A întreabă «pot să închid?», B răspunde «Da», A fiind obligat să închidă, se dovedeşte
+    #: că nu poate ... Echipa este penalizată cu 500 de puncte"); 0 = none.
+    ask_yes_unable_penalty: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +341,11 @@ class EndRules:
     #: With an empty stock, taking a discard that fits one of the side's melds is compulsory
     #: (pagat for S002); otherwise the player may end the hand instead.
     must_take_matching_discard: bool = True
+    #: With an empty stock, the hand ends only when the player cannot take the discard: while
+    #: any take is legal, ending the hand is not (S001 "si procede fin che ogni giocatore al suo
+    #: turno può rilevare lo scarto: quando questo non è possibile la smazzata viene considerata
+    #: chiusa").
+    must_take_any_discard: bool = False
 
 
 SECTIONS = ("deal", "turn", "pile", "melds", "opening", "going_out", "red_threes", "scoring", "end")

@@ -223,7 +223,7 @@ COUNT_BOUNDS: dict[str, tuple[int, int]] = {
     "pile.layoff_take_max_meld_size": (0, 30),
     "melds.min_cards": (2, 15),
     "melds.min_naturals": (1, 15),
-    "melds.max_wilds": (0, 15),
+    "melds.max_wilds": (0, 99),  # 99: no limit (Brazilian, seed 003)
     "melds.black_threes_out_of_play": (0, 16),
     "melds.canasta_size": (3, 15),
     "going_out.canastas_required": (0, 12),
@@ -325,8 +325,9 @@ def validate(rules: RuleSections) -> None:
         raise RulesError(f"deal.player_counts: expected distinct player counts, got "
                          f"{list(d.player_counts)}")
     for n in d.player_counts:
-        if n not in (2, 3, 4, 6):
-            raise RulesError(f"deal.player_counts: {n} players is not a seated form (2, 3, 4, 6)")
+        if n not in (2, 3, 4, 5, 6):
+            raise RulesError(f"deal.player_counts: {n} players is not a seated form "
+                             "(2 to 6; five each for himself: seed 000 \"da 2 a 6 persone\")")
         if n not in d.cards_dealt and 4 not in d.cards_dealt:
             raise RulesError(f"deal.cards_dealt: no deal size for {n} players")
     if d.packs < 1 or d.packs > 4:

@@ -114,9 +114,10 @@ class Rules:
         return self.end.target_by_players.get(players, self.end.target)
 
     def teams(self, players: int, team_size: int | None = None) -> tuple[tuple[int, ...], ...]:
-        """Seats of each team, seated alternately: 4 players → ``((0, 2), (1, 3))``; 3 → each
-        alone; 6 → two teams of three or, with ``team_size=2``, three pairs (S000 "ognuna di tre
-        giocatori oppure da tre coppie ... siedono sempre al tavolo alternati")."""
+        """Seats of each team, seated alternately: 4 players → ``((0, 2), (1, 3))``; 3 and 5 →
+        each alone (S000 "da 2 a 6 persone"; S001 "a tre giocatori (ognuno per sé)"); 6 → two
+        teams of three or, with ``team_size=2``, three pairs (S000 "ognuna di tre giocatori
+        oppure da tre coppie ... siedono sempre al tavolo alternati")."""
         if team_size is None:
             team_size = {2: 1, 3: 1, 4: 2, 6: 3}.get(players, 1)
         if players % team_size:
@@ -140,6 +141,7 @@ class Rules:
                 value = {g.name: getattr(value, g.name) for g in dataclasses.fields(value)}
             out[f.name] = jsonable(value)
         return out
+
 
 def _apply_fields(rules: Rules, values: dict[str, Any]) -> Rules:
     new = rules

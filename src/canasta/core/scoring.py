@@ -23,7 +23,7 @@ from canasta.core.cards import (
     is_wild,
     rank_of,
 )
-from canasta.core.melds import classify_meld
+from canasta.core.melds import classify_meld, purity
 from canasta.core.rules import Rules
 
 
@@ -185,13 +185,13 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
         assert k is not None
         add(_KIND_CODE[k.label], canasta_bonus(m, rules))
 
-    # Five canastas (seed 000): wild canastas do not count toward the five.
+    # Five canastas (seed 000): a wild canasta counts by its kind (``purity``) or not at all.
     s = rules.scoring
-    plain = [k for _, k in canastas if k is not None and not k.wild]
-    naturals = sum(1 for k in plain if k.natural)
+    plain = [p for p in (purity(m, rules) for m, _ in canastas) if p is not None]
+    naturals = sum(1 for p in plain if p)
     mixed = len(plain) - naturals
-    has_natural = any(k is not None and k.natural and not k.wild for _, k in canastas)
-    has_mixed = any(k is not None and not k.natural and not k.wild for _, k in canastas)
+    has_natural = naturals > 0
+    has_mixed = mixed > 0
     if s.five_natural_canastas and naturals >= 5 and mixed >= 1:
         add("five_natural_canastas", s.five_natural_canastas)
         if s.five_canastas_mode == "cumulative" and s.five_canastas:

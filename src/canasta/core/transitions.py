@@ -311,6 +311,12 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
     has_canasta = r.opening.canasta_always_opens and any(
         len(m) >= r.melds.canasta_size for m in s.melds[team].values()
     )
+    if r.opening_minimum(s.scores[team]) in r.opening.naturals_only_at and any(
+        IS_WILD[c] for m in s.melds[team].values() for c in m
+    ):
+        # Wild cards laid for a concealed going out: no opening (S000 "Per la discesa a 50
+        # punti si richiedono solo combinazioni con carte naturali").
+        return
     if s.opening_points >= s.opening_minimum(team) or has_canasta:
         s.opened[team] = True
         s.provisional = False
@@ -328,7 +334,12 @@ def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: in
     hand = s.hands[seat]
     opened = s.opened[team]
     out_of_play = key == 3 and s.rules.melds.black_threes_out_of_play > 0
-    event = Melded(seat, action, key, cards, key not in s.melds[team], out_of_play)
+    # The partners' black threes leave with them (S004 "Partenerii se pot intreba intre ei
+    # daca au treiari de negru pentru a-i scoate din joc").
+    partner_cards = tuple(c for p in s.teams[team] if p != seat for c in (8, 11)
+                          for _ in range(s.hands[p][c])) if out_of_play else ()
+    event = Melded(seat, action, key, cards, key not in s.melds[team], out_of_play,
+                   partner_cards)
     s.record(event)
     if out_of_play:
         # Out of play, not a meld: no part of an opening (S004 "se scoate din joc").
@@ -336,6 +347,12 @@ def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: in
             hand[c] -= 1
         s.hand_size[seat] -= len(cards)
         s.melds[team].setdefault(key, []).extend(cards)
+        for p in s.teams[team]:
+            for c in (8, 11):
+                while p != seat and s.hands[p][c]:
+                    s.hands[p][c] -= 1
+                    s.hand_size[p] -= 1
+                    s.melds[team][key].append(c)
         if s.hand_size[seat] == 0:
             go_out(s, seat)
         return event

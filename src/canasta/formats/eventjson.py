@@ -28,7 +28,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
 _NAME_OF = {cls: name for name, cls in EVENT_TYPES.items()}
 #: Fields holding a tuple of card codes (or None where hidden).
 _CARD_LISTS = frozenset(("cards", "drawn", "red_threes", "pile", "surprise", "to_hand",
-                         "to_pile", "to_stock", "replaced", "pile_to_hand"))
+                         "to_pile", "to_stock", "replaced", "pile_to_hand", "partner_cards"))
 #: Fields holding one card code.
 _CARDS = frozenset(("top", "card"))
 

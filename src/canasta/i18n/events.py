@@ -72,7 +72,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
             out.append(_entry("draw_red_three", seat, viewer, card=card_text(c)))
     elif kind == "Melded":
         if event.out_of_play:
-            out.append(_entry("black_threes_out", seat, viewer, count=len(event.cards)))
+            out.append(_entry("black_threes_out", seat, viewer,
+                              count=len(event.cards) + len(event.partner_cards)))
         elif event.new:
             out.append(_entry("meld", seat, viewer, cards=_cards(event.cards)))
         elif event.key == WILD_RANK:
