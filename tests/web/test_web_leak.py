@@ -45,6 +45,22 @@ def cards_in(message: Any) -> set[int]:
     return found
 
 
+#: Per seat: the state last read, how many of its events were read and the cards they
+#: showed. A hand's events only grow, so each snapshot reads the new ones alone (reading all
+#: of them every time made this test quadratic in the hand's length).
+_SHOWN: dict[int | None, tuple[State, int, set[int]]] = {}
+
+
+def _shown_by_events(state: State, seat: int | None) -> set[int]:
+    events = state.events
+    cached = _SHOWN.get(seat)
+    read, shown = (cached[1], cached[2]) if cached and cached[0] is state else (0, set())
+    for event in events[read:]:
+        shown |= cards_in(event_to_json(event.visible_to(seat if seat is not None else -1)))
+    _SHOWN[seat] = (state, len(events), shown)
+    return shown
+
+
 def secret_cards(state: State, seat: int | None) -> set[int]:
     """Card codes that ``seat`` cannot know of: every copy lies hidden from it (other hands,
     the stock, the surprise cards, the pile under its top, a pile being taken) and it was
@@ -59,8 +75,7 @@ def secret_cards(state: State, seat: int | None) -> set[int]:
         shown |= set(reds)
     if state.pile:
         shown.add(state.pile[-1])
-    for event in state.events:
-        shown |= cards_in(event_to_json(event.visible_to(seat if seat is not None else -1)))
+    shown |= _shown_by_events(state, seat)
     hidden: set[int] = set(state.stock) | set(state.surprise) | set(state.pile[:-1])
     hidden |= set(state.pending_pile)
     for other in range(state.players):
