@@ -451,8 +451,10 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                                      "player acts (and turn.asked is true)")
     elif s.actor != s.current:
         r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
+    # A question may stand in the draw step: asked after taking the pile, which a retract then
+    # gave back (the answer still binds for the turn).
     if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
-                                  or s.asked or s.pending_pile):
+                                  or s.pending_pile):
         r.fail(tp, "before the draw nothing of the turn has happened yet")
     if s.provisional:
         # The question may come after melding (issue 9 item 6), so an opening under way may
