@@ -451,13 +451,17 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                                      "player acts (and turn.asked is true)")
     elif s.actor != s.current:
         r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
+    # A question may stand in the draw step: asked after taking the pile, which a retract then
+    # gave back (the answer still binds for the turn).
     if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
-                                  or s.asked or s.pending_pile):
+                                  or s.pending_pile):
         r.fail(tp, "before the draw nothing of the turn has happened yet")
     if s.provisional:
-        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.OVER):
+        # The question may come after melding (issue 9 item 6), so an opening under way may
+        # wait for the partner's answer.
+        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.ANSWER, Phase.OVER):
             r.fail(sub(tp, "provisional"), "a provisional opening belongs to an unopened side "
-                                           "in the play step")
+                                           "in the play step or while a question waits")
         points = sum(POINTS[c] for c in [c for m in s.melds[current_team].values() for c in m])
         if s.opening_points > points:
             r.fail(sub(tp, "opening_points"), f"expected at most the {points} points melded")
