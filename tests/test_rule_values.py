@@ -226,3 +226,17 @@ def test_a_path_to_an_existing_file_is_refused(tmp_path: Path,
 def test_aliases_name_their_preset(alias: str, name: str) -> None:
     assert preset_name(alias) == name
     assert load_preset(alias).name == name
+
+
+@pytest.mark.parametrize("options", [
+    {"opening.minimums": [[0, 5]] * 10**6},
+    {"deal.cards_dealt": {str(i): 1 for i in range(10**5)}},
+    {"deal.player_counts": "x" * 10**6},
+    {"deal.packs": list(range(10**6))},
+])
+def test_a_huge_value_is_refused_at_once_with_a_short_message(options: dict[str, object]) -> None:
+    # issue 9 item 18: "a 30-second, 318 MB read" - neither the time nor the message may grow
+    # with the value.
+    with time_limit(5), pytest.raises(RulesError) as err:
+        load_preset("international", options)
+    assert len(str(err.value)) < 200
