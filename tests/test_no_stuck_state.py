@@ -97,3 +97,43 @@ def test_kept_red_threes_never_strand_a_player(seed: int, preset: str) -> None:
         actions = s.legal_actions()
         assert actions, f"no legal action in {s!r}"
         s.apply(rng.choice(actions))
+
+
+FIELD_VALUES = st.fixed_dictionaries({}, optional={
+    "deal.cards_dealt.4": st.integers(1, 24), "turn.draw_count.4": st.integers(1, 5),
+    "turn.draw_with_pile": st.integers(0, 5), "melds.canasta_size": st.integers(3, 15),
+    "melds.min_cards": st.integers(2, 7), "melds.min_naturals": st.integers(1, 4),
+    "melds.max_wilds": st.integers(0, 5), "pile.unfrozen_naturals": st.integers(1, 4),
+    "pile.frozen_naturals": st.integers(1, 4), "going_out.canastas_required": st.integers(0, 4),
+    "deal.surprise_cards": st.integers(0, 7), "deal.jokers_per_pack": st.integers(0, 4),
+    "deal.packs": st.integers(1, 4), "pile.always_frozen": st.booleans(),
+    "going_out.discard_required": st.booleans(), "melds.wild_melds": st.booleans(),
+    "red_threes.may_keep_as_stop": st.booleans(), "melds.real_canasta": st.booleans(),
+    "pile.opening_take_top_card_only": st.booleans(), "turn.first_round_no_meld": st.booleans(),
+})
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), fields=FIELD_VALUES, seed=st.integers(0, 2**32 - 1))
+def test_random_play_under_any_accepted_field_values_never_strands_a_player(
+    preset: str, fields: dict[str, object], seed: int
+) -> None:
+    from canasta.core.rules import RulesError
+
+    try:
+        rules = load_preset(preset, fields)
+    except RulesError:
+        return  # refused before any deal: nothing to play
+    players = 4 if 4 in rules.deal.player_counts else rules.deal.player_counts[0]
+    try:
+        s = State.deal(rules, players, seed=seed)
+    except MisdealError:
+        return
+    rng = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        if s.is_over:
+            return
+        actions = list(s.legal_actions())
+        assert actions, f"{preset} {fields}: no legal action in {s!r}"
+        s.apply(rng.choice(actions))
+    raise AssertionError("the hand did not end")

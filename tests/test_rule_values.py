@@ -226,3 +226,32 @@ def test_a_path_to_an_existing_file_is_refused(tmp_path: Path,
 def test_aliases_name_their_preset(alias: str, name: str) -> None:
     assert preset_name(alias) == name
     assert load_preset(alias).name == name
+
+
+@pytest.mark.parametrize("options", [
+    {"opening.minimums": [[0, 5]] * 10**6},
+    {"deal.cards_dealt": {str(i): 1 for i in range(10**5)}},
+    {"deal.player_counts": "x" * 10**6},
+    {"deal.packs": list(range(10**6))},
+])
+def test_a_huge_value_is_refused_at_once_with_a_short_message(options: dict[str, object]) -> None:
+    # issue 9 item 18: "a 30-second, 318 MB read" - neither the time nor the message may grow
+    # with the value.
+    with time_limit(5), pytest.raises(RulesError) as err:
+        load_preset("international", options)
+    assert len(str(err.value)) < 200
+
+
+def test_the_bury_in_stock_loop_ends_when_every_card_above_the_middle_is_special() -> None:
+    # seed 003 "interratela immediatamente nel tallone": a special card buried in the middle of
+    # the stock; the cards below the middle never move, so with only special cards above it the
+    # loop turned them for ever on this deck order.
+    rules = load_preset("brazilian", {"deal.jokers_per_pack": 4, "deal.cards_dealt.4": 21})
+    deck = State.deal(rules, 4, seed=0).deck
+    special = [c for c in deck if is_wild(c) or is_red_three(c)]
+    natural = [c for c in deck if c not in special]
+    order = natural[:84] + special + natural[84:]  # the stock turns every special card first
+    with time_limit(5):
+        s = State.deal(rules, 4, deck=order)
+    assert s.pile and not is_wild(s.pile[-1]) and not is_red_three(s.pile[-1])
+    assert s.legal_actions()

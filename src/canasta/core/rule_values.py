@@ -80,6 +80,19 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+def _show(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error message never grows with the value
+    (a document may hold a huge one)."""
+    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
+        return f"a {type(value).__name__} of {len(value)} items"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: Most entries in a list or mapping value, checked before its entries are converted.
+MAX_ENTRIES = 32
+
+
 def coerce(value: Any, hint: Any, where: str) -> Any:
     """Convert JSON or command-line text to ``hint``; raise RulesError naming ``where``."""
     origin = get_origin(hint)
@@ -96,22 +109,22 @@ def coerce(value: Any, hint: Any, where: str) -> Any:
                 value = text
     if hint is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{where}: expected true or false, got {value!r}")
+            raise RulesError(f"{where}: expected true or false, got {_show(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{where}: expected a whole number, got {value!r}")
+            raise RulesError(f"{where}: expected a whole number, got {_show(value)}")
         if value < 0:
             raise RulesError(f"{where}: must not be negative, got {value}")
         return value
     if hint is str:
         if not isinstance(value, str):
-            raise RulesError(f"{where}: expected text, got {value!r}")
+            raise RulesError(f"{where}: expected text, got {_show(value)}")
         return value
     if origin is Literal:
         choices = get_args(hint)
         if value not in choices:
-            raise RulesError(f"{where}: expected one of {', '.join(choices)}; got {value!r}")
+            raise RulesError(f"{where}: expected one of {', '.join(choices)}; got {_show(value)}")
         return value
     if origin in (types.UnionType, typing.Union):
         args = get_args(hint)
@@ -120,19 +133,23 @@ def coerce(value: Any, hint: Any, where: str) -> Any:
         return coerce(value, next(a for a in args if a is not type(None)), where)
     if origin is dict:
         if not isinstance(value, dict):
-            raise RulesError(f"{where}: expected a mapping like {{\"4\": 11}}, got {value!r}")
+            raise RulesError(f"{where}: expected a mapping like {{\"4\": 11}}, got {_show(value)}")
+        if len(value) > MAX_ENTRIES:
+            raise RulesError(f"{where}: at most {MAX_ENTRIES} entries, got {len(value)}")
         kt, vt = get_args(hint)
         out = {}
         for k, v in value.items():
             try:
                 key = int(k) if kt is int else k
             except (TypeError, ValueError):
-                raise RulesError(f"{where}: key {k!r} is not a whole number") from None
+                raise RulesError(f"{where}: key {_show(k)} is not a whole number") from None
             out[key] = coerce(v, vt, f"{where}[{k}]")
         return out
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
-            raise RulesError(f"{where}: expected a list, got {value!r}")
+            raise RulesError(f"{where}: expected a list, got {_show(value)}")
+        if len(value) > MAX_ENTRIES:
+            raise RulesError(f"{where}: at most {MAX_ENTRIES} entries, got {len(value)}")
         args = get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
@@ -184,7 +201,8 @@ def changes_for(rules: RuleSections, values: dict[str, Any]) -> dict[str, dict[s
             try:
                 k = int(sub) if kt is int else sub
             except ValueError:
-                raise RulesError(f"{section}.{name}: key {sub!r} is not a whole number") from None
+                raise RulesError(
+                    f"{section}.{name}: key {_show(sub)} is not a whole number") from None
             merged[k] = coerce(raw, vt, f"{section}.{name}[{sub}]")
             changes.setdefault(section, {})[name] = merged
             continue

@@ -183,7 +183,7 @@ def preset_name(name: str) -> str:
     key = ALIASES.get(key, key)
     if key not in PRESETS:
         raise RulesError(
-            f"unknown variant {name!r}; choose one of {', '.join(PRESETS)} "
+            f"unknown variant {str(name)[:40]!r}; choose one of {', '.join(PRESETS)} "
             f"(or {', '.join(sorted(ALIASES))})"
         )
     return key

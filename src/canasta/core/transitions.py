@@ -112,7 +112,7 @@ def form_pile(s: HandData) -> None:
     for _ in range(r.surprise_cards):
         if s.stock:
             s.surprise.append(s.stock.pop())
-    wild_upcards = 0
+    wild_upcards = buried = 0
     while s.stock:
         card = s.stock.pop()
         special = IS_WILD[card] or card in RED3 or (
@@ -136,7 +136,14 @@ def form_pile(s: HandData) -> None:
                     "[deal.redeal_after_wild_upcards]"
                 )
         if r.special_upcard == "bury_in_stock":
-            s.stock.insert(len(s.stock) // 2, card)
+            # Buried in the middle of the stock (seed 003 "interratela immediatamente nel
+            # tallone"). The cards below the middle never move, so when every card above it is
+            # special the middle would turn them for ever: past one full turn of the stock the
+            # card goes to the bottom instead, and the naturals below rise (issue 9 item 14).
+            buried += 1
+            if buried > 2 * (len(s.stock) + 1):
+                raise MisdealError("no natural card in the stock to turn up [deal.cards_dealt]")
+            s.stock.insert(len(s.stock) // 2 if buried <= len(s.stock) + 1 else 0, card)
             continue
         s.pile.append(card)
         if r.special_upcard_freezes and (
