@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
-from canasta import Match, MisdealError, Phase, State, load_preset, parse_action
+from canasta import Discard, Match, MisdealError, Phase, State, load_preset, parse_action
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.legality import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
@@ -338,6 +338,16 @@ def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bo
         assert err is not None and err.rule == "going_out.natural_and_mixed_required"
     s.melds[1] = {12: list(mixed), 0: list(deuces)}
     assert (going_out_error(s, 1, parse_card("7s")) is None) is kinds
+    # The going-out search knows the kinds: a joker finishing the wild meld makes it impure.
+    s.melds[1] = {13: list(natural), 0: list(cards("JK JK 2c 2d 2h 2s"))}
+    s.hands[1] = [0] * len(s.hands[1])
+    s.hands[1][JOKER] = s.hands[1][parse_card("7s")] = 1
+    s.hand_size[1] = 2
+    s.phase, s.opened_at_turn_start = Phase.PLAY, True
+    plan = s.going_out_plan()
+    assert (plan is not None) is kinds
+    if plan is not None:
+        assert len(plan) == 2 and plan[-1] == Discard(parse_card("7s"))
     sheet = score_hand([TeamHand(melds=(natural, mixed_wild), red_threes=1)], rules)[0]
     assert dict(sheet.items)["Red threes (1)"] == (100 if kinds else 0)
     five = (natural, natural, natural, natural, natural, mixed_wild)
