@@ -290,7 +290,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
     s = start({1: hand}, "5d", scores=[3000, 3000])
     apply_all(s, "take-pile 4s 4h")
     assert s.provisional and s.pending_pile and s.hands[1][parse_card("5d")] == 1
-    assert rule_of(s, "retract") == "pile"
+    assert rule_of(s, "retract") == "retract after a take"
     assert "retract" not in legal_texts(s)
     assert rule_of(s, "meld Ks Kh Kd JK") == "opening.minimums"  # 80, the nines stranded
     apply_all(s, "meld Ks Kh Kd", "meld 9s 9h JK")

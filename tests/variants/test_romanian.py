@@ -11,7 +11,9 @@ from deck_helpers import apply_all, cards, check_conservation, deal, legal_texts
 from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
 from canasta.core.rules import CANASTA_ONLY
+from canasta.core.events import TookPile
 from canasta.core.scoring import TeamHand, score_hand
+from canasta.i18n.events import event_entries
 
 RULES = load_preset("romanian")
 
@@ -72,6 +74,12 @@ def test_surprise_cards_go_to_the_first_taker() -> None:
     apply_all(s, "take-pile 9s 9h 9d 9c 9s 9h")
     assert s.opened[1] and not s.surprise
     assert all(s.hands[1][c] for c in cards("5s 5h 5d 5c"))
+    for seat in range(4):
+        took = [e for e in s.view(seat).events if isinstance(e, TookPile)]
+        assert sorted(took[-1].surprise or ()) == sorted(cards("5s 5h 5d 5c"))
+        assert took[-1].pile is None or seat == 1  # the rest of the pile stays the taker's
+    lines = [x["key"] for e in s.view(0).events for x in event_entries(e, 0)]
+    assert "event.show_surprise.other" in lines
 
 
 @pytest.mark.parametrize(("option", "bonus"), [(None, 500), ("off", 500), ("on", 3000)])
