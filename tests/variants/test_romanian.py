@@ -10,8 +10,8 @@ from deck_helpers import apply_all, cards, check_conservation, deal, legal_texts
 
 from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
-from canasta.core.rules import CANASTA_ONLY
 from canasta.core.events import TookPile
+from canasta.core.rules import CANASTA_ONLY
 from canasta.core.scoring import TeamHand, score_hand
 from canasta.i18n.events import event_entries
 
