@@ -101,3 +101,56 @@ def test_the_rule_sheet_and_the_variants_in_italian() -> None:
     result = runner.invoke(app, ["variants", "--lang", "it"])
     assert result.exit_code == 0, result.output
     assert "Canasta internazionale" in result.output
+
+
+#: Alternative readings that had only raw field paths (issue 9 item 13): option -> field.
+NAMED_READINGS = {
+    "international": {"concealed": "going_out.concealed_means",
+                      "concealed_minimum": "going_out.concealed_waives_minimum",
+                      "frozen_for_unopened": "pile.frozen_for_unopened_side",
+                      "melds_negative_without_canasta":
+                          "scoring.melds_count_negative_without_canasta"},
+    "brazilian": {"concealed": "going_out.concealed_means",
+                  "concealed_minimum": "going_out.concealed_waives_minimum",
+                  "frozen_for_unopened": "pile.frozen_for_unopened_side",
+                  "melds_negative_without_canasta":
+                      "scoring.melds_count_negative_without_canasta"},
+    "canastone": {"frozen_for_unopened": "pile.frozen_for_unopened_side",
+                  "wild_canasta_kinds": "melds.wild_canasta_kinds",
+                  "end_of_stock": "end.must_take_any_discard"},
+    "classic_italian": {"concealed": "going_out.concealed_means",
+                        "frozen_for_unopened": "pile.frozen_for_unopened_side",
+                        "wild_canasta_kinds": "melds.wild_canasta_kinds",
+                        "end_of_stock": "end.must_take_any_discard"},
+    "romanian": {"concealed": "going_out.concealed_means",
+                 "frozen_for_unopened": "pile.frozen_for_unopened_side",
+                 "melds_negative_without_canasta":
+                     "scoring.melds_count_negative_without_canasta",
+                 "red_three_sign": "red_threes.sign", "canasta_de_3": "scoring.threes_canasta"},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(NAMED_READINGS))
+def test_every_alternative_reading_is_a_named_option(variant: str) -> None:
+    """Issue 9 item 13: what "concealed" means (seed 002 "riesce ad aprire e a chiudere in uno
+    stesso turno", seed 001 "senza aver precedentemente messo in tavola alcuna carta"), whether
+    the pile is frozen against an unopened side (seed 004 "atunci cand echipa nu a etalat"),
+    melded points negative without a canasta (seed 004 "i se scad toate punctele etalate")
+    and the other readings are named options, each with a one-line description, listed by
+    `canasta variants` and `canasta rules`, and each choice changes its field."""
+    from canasta import load_preset
+    from canasta.core.rules import field_names
+
+    listed = {v["variant"]: v for v in json.loads(
+        runner.invoke(app, ["variants", "--json"]).output)}[variant]["options"]
+    applied = sheet(variant)["options"]
+    for name, field in NAMED_READINGS[variant].items():
+        assert name in listed and name in applied, name  # type: ignore[operator]
+        assert listed[name]["description"] and "\n" not in listed[name]["description"]
+        section, attr = field.split(".")
+        values = set()
+        for choice in listed[name]["choices"]:
+            rules = load_preset(variant, {name: choice})
+            values.add(repr(getattr(getattr(rules, section), attr)))
+        assert len(values) == len(listed[name]["choices"]) >= 2, (name, values)
+        assert field in field_names()

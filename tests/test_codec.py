@@ -45,7 +45,7 @@ CONFIGS: list[tuple[str, dict[str, str]]] = [
     ("canastone", {}),
     ("classic_italian", {"keep_red_threes": "true"}),
     ("brazilian", {"canastra_real": "true"}),
-    ("brazilian", {"max_wilds": "unlimited"}),
+    ("brazilian", {"max_wilds": "3"}),
     ("romanian", {"surprises": "four"}),
     ("romanian", {"black_threes": "meld_going_out"}),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
-from canasta import Match, MisdealError, Phase, State, load_preset, parse_action
+from canasta import Discard, Match, MisdealError, Phase, State, load_preset, parse_action
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.legality import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
@@ -290,7 +290,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
     s = start({1: hand}, "5d", scores=[3000, 3000])
     apply_all(s, "take-pile 4s 4h")
     assert s.provisional and s.pending_pile and s.hands[1][parse_card("5d")] == 1
-    assert rule_of(s, "retract") == "pile"
+    assert rule_of(s, "retract") == "retract after a take"
     assert "retract" not in legal_texts(s)
     assert rule_of(s, "meld Ks Kh Kd JK") == "opening.minimums"  # 80, the nines stranded
     apply_all(s, "meld Ks Kh Kd", "meld 9s 9h JK")
@@ -338,6 +338,16 @@ def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bo
         assert err is not None and err.rule == "going_out.natural_and_mixed_required"
     s.melds[1] = {12: list(mixed), 0: list(deuces)}
     assert (going_out_error(s, 1, parse_card("7s")) is None) is kinds
+    # The going-out search knows the kinds: a joker finishing the wild meld makes it impure.
+    s.melds[1] = {13: list(natural), 0: list(cards("JK JK 2c 2d 2h 2s"))}
+    s.hands[1] = [0] * len(s.hands[1])
+    s.hands[1][JOKER] = s.hands[1][parse_card("7s")] = 1
+    s.hand_size[1] = 2
+    s.phase, s.opened_at_turn_start = Phase.PLAY, True
+    plan = s.going_out_plan()
+    assert (plan is not None) is kinds
+    if plan is not None:
+        assert len(plan) == 2 and plan[-1] == Discard(parse_card("7s"))
     sheet = score_hand([TeamHand(melds=(natural, mixed_wild), red_threes=1)], rules)[0]
     assert dict(sheet.items)["Red threes (1)"] == (100 if kinds else 0)
     five = (natural, natural, natural, natural, natural, mixed_wild)

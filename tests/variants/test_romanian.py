@@ -10,8 +10,10 @@ from deck_helpers import apply_all, cards, check_conservation, deal, legal_texts
 
 from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
+from canasta.core.events import TookPile
 from canasta.core.rules import CANASTA_ONLY
 from canasta.core.scoring import TeamHand, score_hand
+from canasta.i18n.events import event_entries
 
 RULES = load_preset("romanian")
 
@@ -59,7 +61,8 @@ def test_player_on_the_dealers_right_starts() -> None:
 def test_surprise_cards_go_to_the_first_taker() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "Partenerii agreaza la inceputul jocului daca se folosesc
     sau nu surprizele (4 carti ascunse sub teancul de decartat)"; "Cel care rupe primul ia si
-    surprizele daca exista"."""
+    surprizele daca exista dupa ce le arata celorlalti jucatori": every seat sees them once
+    taken (issue 9 item 10), and no seat before."""
     assert not State.deal(RULES, 4, seed=1).surprise
     rules = load_preset("romanian", {"surprises": "four"})
     seat1 = "9s 9h 9d 9c 9s 9h As Ah Ad Kc Qc"
@@ -71,6 +74,23 @@ def test_surprise_cards_go_to_the_first_taker() -> None:
     apply_all(s, "take-pile 9s 9h 9d 9c 9s 9h")
     assert s.opened[1] and not s.surprise
     assert all(s.hands[1][c] for c in cards("5s 5h 5d 5c"))
+    for seat in range(4):
+        took = [e for e in s.view(seat).events if isinstance(e, TookPile)]
+        assert sorted(took[-1].surprise or ()) == sorted(cards("5s 5h 5d 5c"))
+        assert took[-1].pile is None or seat == 1  # the rest of the pile stays the taker's
+    lines = [x["key"] for e in s.view(0).events for x in event_entries(e, 0)]
+    assert "event.show_surprise.other" in lines
+
+
+@pytest.mark.parametrize(("option", "bonus"), [(None, 500), ("off", 500), ("on", 3000)])
+def test_canasta_of_threes_option(option: str | None, bonus: int) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "canasta de 3 (fara valori) 3,000", yet "3-arii nu se pot
+    folosi in terte": off by default (a natural canasta like any other on a scorepad), 3000 with
+    the option canasta_de_3 = on (issue 9 item 10)."""
+    rules = load_preset("romanian", {"canasta_de_3": option} if option else None)
+    threes = tuple(cards("3s 3c 3s 3c 3h 3d 3h"))
+    sheet = score_hand([TeamHand(melds=(threes,))], rules)[0]
+    assert sum(p for label, p in sheet.items if "canasta" in label.lower()) == bonus
 
 
 def test_upcard_specials_covered_and_a_red_three_or_wild_freezes() -> None:

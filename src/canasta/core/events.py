@@ -104,7 +104,9 @@ class TookPile:
     ``cards`` from hand; ``pile`` are the pile's other cards (into the hand, or held until the
     opening is complete; empty with ``top_only``; ``pile_count`` of them), seen by the taker
     only, as the pile below its top is seen by nobody; ``surprise`` the surprise cards that
-    came with it (hidden: None; ``surprise_count``); ``drawn`` the cards drawn from the stock
+    came with it (``surprise_count``), seen by every seat: the taker shows them (S004 "Cel care
+    rupe primul ia si surprizele daca exista dupa ce le arata celorlalti jucatori"); ``drawn``
+    the cards drawn from the stock
     with the pile (hidden: None; ``drawn_count``); ``red_threes`` laid out while drawing."""
 
     seat: int
@@ -124,7 +126,7 @@ class TookPile:
     def visible_to(self, seat: int) -> TookPile:
         if seat == self.seat:
             return self
-        return replace(self, pile=None, surprise=None, drawn=None)
+        return replace(self, pile=None, drawn=None)
 
     def public(self) -> TookPile:
         return self.visible_to(PUBLIC)

@@ -240,6 +240,7 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
     jokers = hand[JOKER]
     deuces = [c for c in DEUCES for _ in range(hand[c])]
     wilds = jokers + len(deuces)
+    wild_deuces_only = wild_meld is None or all(c in DEUCES for c in wild_meld)
     opened = s.opened[team]
     if not opened:
         need = s.opening_minimum(team)
@@ -299,6 +300,13 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
                         mixed += 1
                     else:
                         natural += 1
+                elif mr.wild_canasta_kinds:
+                    # melds.wild_canasta_kinds: deuces only is pure (S000 "canasta pura di
+                    # pinelle"); _assemble gives the wild meld deuces before jokers.
+                    if wild_deuces_only and k <= len(deuces):
+                        natural += 1
+                    else:
+                        mixed += 1
             elif t is wild_target and (t.exists or k) and mr.unfinished_wild_meld_restricts:
                 return False
         if canastas < needed:

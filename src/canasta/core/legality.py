@@ -330,7 +330,7 @@ def verify(s: HandData, action: Action) -> None:
             fail("going_out.ask_partner",
                        "your partner said yes: the answer is binding and you must go out")
         if s.took_pile and s.lookahead and not take_stranded(s):
-            fail("pile",
+            fail("retract after a take",
                  "taking the pile cannot be undone: complete your opening (seed 000: the "
                  "side that has not opened \"non può impossessarsene\")")
 

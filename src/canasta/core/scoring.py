@@ -144,6 +144,8 @@ def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:
             return s.wild_canasta_six_jokers or s.wild_canasta_mixed
         return s.wild_canasta_mixed
     rank = next(rank_of(c) for c in cards if not is_wild(c))
+    if rank == 3 and kind.natural and s.threes_canasta:
+        return s.threes_canasta  # S004 "canasta de 3 (fara valori) 3,000"
     if rank == 1:
         if kind.natural and s.natural_aces_canasta:
             return s.natural_aces_canasta

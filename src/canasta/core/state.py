@@ -60,7 +60,7 @@ from canasta.core.rules import Rules
 class View:
     """What one seat may see (the information set's public part plus its own hand).
 
-    Never another player's hand, the stock order or the surprise cards.
+    Never another player's hand, the stock order or the surprise cards before they are taken.
     """
 
     seat: int

@@ -68,6 +68,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
                               cards=_cards(event.cards)))
         else:
             out.append(_entry("take_pile_onto_meld", seat, viewer, top=card_text(event.top)))
+        if event.surprise:
+            out.append(_entry("show_surprise", seat, viewer, cards=_cards(event.surprise)))
         for c in event.red_threes:
             out.append(_entry("draw_red_three", seat, viewer, card=card_text(c)))
     elif kind == "Melded":
