@@ -32,11 +32,24 @@ COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "gen
             "legality", "state", "match")
 
 
+def _remove_stray_extensions() -> None:
+    """Delete compiled modules in the source tree that are no longer in ``COMPILED`` (left by
+    an earlier build, they would shadow their ``.py`` source)."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "canasta", "core")
+    if not os.path.isdir(folder):
+        return
+    keep = set(COMPILED) | {"_compiled__mypyc"}
+    for name in os.listdir(folder):
+        if name.endswith((".so", ".pyd")) and name.split(".")[0] not in keep:
+            os.remove(os.path.join(folder, name))
+
+
 class OptionalBuildExt(build_ext):
     """build_ext that never fails the install: without a working C compiler the package
     installs as pure Python."""
 
     def run(self) -> None:
+        _remove_stray_extensions()
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compiler failure means pure Python
