@@ -26,7 +26,7 @@ from canasta.core.cards import (
     make_deck,
     rank_of,
 )
-from canasta.core.data import HandData
+from canasta.core.data import FIELDS
 from canasta.core.events import Drew
 from canasta.core.rules import Rules
 
@@ -217,7 +217,7 @@ def is_legal(state: State, action_text: str) -> bool:
 def snapshot(state: State) -> dict[str, Any]:
     """Every slot of the state, deep-copied (the retract snapshot recursively)."""
     out: dict[str, Any] = {}
-    for name in HandData.__slots__:
+    for name in FIELDS:
         value = getattr(state, name)
         if name == "snapshot":
             out[name] = snapshot(value) if value is not None else None
@@ -232,7 +232,7 @@ def snapshot(state: State) -> dict[str, Any]:
 
 def same_as(state: State, snap: dict[str, Any]) -> bool:
     """Does ``state`` equal a :func:`snapshot` taken earlier (compared without copying)?"""
-    for name in HandData.__slots__:
+    for name in FIELDS:
         value = getattr(state, name)
         if name == "snapshot":
             if (value is None) != (snap[name] is None):

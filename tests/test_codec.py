@@ -33,7 +33,7 @@ from canasta import (
 from canasta.core.actions import Action
 from canasta.core.cards import JOKER, rank_of
 from canasta.core.codec import ActionCodec
-from canasta.core.data import HandData
+from canasta.core.data import FIELDS
 from canasta.core.rules import PRESETS, Rules
 from variants.deck_helpers import SEED_003, apply_all
 from variants.deck_helpers import deal as deal_variant
@@ -259,7 +259,7 @@ def test_legal_mask_reads_only_the_legal_actions() -> None:
 
     state = State.deal(rules, 2, seed=1)
     spy = Spy.__new__(Spy)
-    for name in HandData.__slots__:
+    for name in FIELDS:
         setattr(spy, name, getattr(state, name))
     mask = codec.legal_mask(spy)
     assert calls == [1] and mask[0] == 1 and sum(mask) == 1

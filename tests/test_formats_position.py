@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from canasta import Retract, Rules, State, load_preset
-from canasta.core.data import HandData
+from canasta.core.data import FIELDS
 from canasta.core.state import Phase
 from canasta.formats.jsondoc import schema
 from canasta.formats.position import (
@@ -41,14 +41,14 @@ COVERED_SLOTS = {
 
 
 def test_every_state_slot_is_in_the_position_format() -> None:
-    assert set(HandData.__slots__) == COVERED_SLOTS, (
+    assert set(FIELDS) == COVERED_SLOTS, (
         "State gained or lost a slot: add it to canasta.formats.position (writer, reader, checks), "
         "docs/formats.md, the position schema and COVERED_SLOTS")
 
 
 def _slots_equal(a: State, b: State) -> None:
     """Attribute by attribute (beyond the position dict): the loaded state is the same."""
-    for name in HandData.__slots__:
+    for name in FIELDS:
         if name in ("snapshot", "event_log"):
             continue
         assert getattr(a, name) == getattr(b, name), name

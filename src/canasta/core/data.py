@@ -32,8 +32,23 @@ class Phase(Enum):
     OVER = "over"
 
 
-class MisdealError(RuntimeError):
-    """The deal must be redone (seed 000: three wild cards turned before a natural)."""
+class MisdealError(Exception):
+    """The deal must be redone (seed 000: three wild cards turned before a natural).
+
+    An ``Exception`` (not a ``RuntimeError``: mypyc compiles no subclass of that)."""
+
+
+#: The fields of :class:`HandData` (its ``__slots__``; a class compiled by mypyc has no
+#: ``__slots__`` attribute, so code that walks the fields reads this).
+FIELDS = (
+    "rules", "players", "teams", "team_of", "hands", "hand_size", "stock", "pile",
+    "pile_frozen", "surprise", "melds", "red_threes", "opened", "scores", "min_extra",
+    "dealer", "current", "actor", "phase", "turn", "deck",
+    "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
+    "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
+    "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
+    "event_log", "lookahead", "joker_turn",
+)
 
 
 class HandData:
@@ -45,15 +60,7 @@ class HandData:
     (:mod:`canasta.core.melds`) to its cards.
     """
 
-    __slots__ = (
-        "rules", "players", "teams", "team_of", "hands", "hand_size", "stock", "pile",
-        "pile_frozen", "surprise", "melds", "red_threes", "opened", "scores", "min_extra",
-        "dealer", "current", "actor", "phase", "turn", "deck",
-        "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
-        "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
-        "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
-        "event_log", "lookahead", "joker_turn",
-    )
+    __slots__ = FIELDS
 
     rules: Rules
     players: int
@@ -163,7 +170,7 @@ class HandData:
     def clone(self) -> Self:
         """An independent copy of the same class. The history is shared, not copied (it is
         persistent), so a copy costs the same at any point of the hand."""
-        s = object.__new__(type(self))
+        s = type(self)()  # no __init__: every field is set below
         s.rules = self.rules
         s.players = self.players
         s.teams = self.teams
@@ -209,7 +216,7 @@ class HandData:
     def restore(self, other: HandData) -> None:
         """Make every field of this hand the same object as ``other``'s (used to take an
         opening back from its snapshot; pass a copy)."""
-        for name in HandData.__slots__:
+        for name in FIELDS:
             setattr(self, name, getattr(other, name))
 
     # -- the history ---------------------------------------------------------------------------

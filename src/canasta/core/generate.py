@@ -99,10 +99,16 @@ def _wild_table(hand: list[int], jokers: int, deuces: int) -> list[list[tuple[in
 
 
 class _Turn:
-    """What every candidate of one PLAY phase shares (computed once per call)."""
+    """What every candidate of one PLAY phase shares (computed once per call), with the meld
+    rules it reads copied into plain fields."""
 
     __slots__ = ("s", "seat", "team", "hand", "size", "melds", "no_melds", "binding",
-                 "opened", "wm_unfinished", "nat_only", "mattoni", "plan_known")
+                 "opened", "wm_unfinished", "nat_only", "mattoni", "plan_known",
+                 "min_cards", "min_naturals", "max_wilds", "canasta_size", "ratio",
+                 "wild_melds", "black_wilds", "wilds_on_completed", "restricts",
+                 "black_out_of_play", "black_going_out", "discard_required", "pending",
+                 "lookahead")
+
 
     def __init__(self, s: HandData) -> None:
         r = s.rules
@@ -126,12 +132,51 @@ class _Turn:
         self.mattoni = (not opened and r.opening.joker_meld_blocks_mattoni and s.took_pile
                         and s.mattoni_blocked(team))
         self.plan_known: int = -1  # going out: -1 not yet searched, 0 no way, 1 a way
+        self.min_cards: int = mr.min_cards
+        self.min_naturals: int = mr.min_naturals
+        self.max_wilds: int = mr.max_wilds
+        self.canasta_size: int = mr.canasta_size
+        #: melds.wild_ratio: 0 any, 1 "lt" (fewer wild cards than naturals), 2 "le"
+        self.ratio: int = 1 if mr.wild_ratio == "lt" else 2 if mr.wild_ratio == "le" else 0
+        self.wild_melds: bool = mr.wild_melds
+        self.black_wilds: bool = mr.black_three_meld_wilds
+        self.wilds_on_completed: bool = mr.wilds_on_completed_canasta
+        self.restricts: bool = mr.unfinished_wild_meld_restricts and self.wm_unfinished
+        self.black_out_of_play: int = mr.black_threes_out_of_play
+        self.black_going_out: bool = mr.black_three_meld_going_out
+        self.discard_required: bool = r.going_out.discard_required
+        self.pending: bool = bool(s.pending_pile)
+        self.lookahead: bool = s.lookahead
+
 
     def can_go_out(self) -> bool:
         """Can the player go out this turn (searched once per call)?"""
         if self.plan_known < 0:
             self.plan_known = int(goingout.going_out_plan(self.s) is not None)
         return self.plan_known == 1
+
+
+def _shape(t: _Turn, key: int, total: int, wilds: int, added_wilds: int, before: int) -> bool:
+    """:func:`shape_ok` over the rules copied into ``t``."""
+    if key == WILD_RANK:
+        return t.wild_melds and t.min_cards <= total <= t.canasta_size
+    if total < t.min_cards:
+        return False
+    if key == 3:
+        if not wilds:
+            return True
+        if not t.black_wilds or total >= t.canasta_size:
+            return False
+    naturals = total - wilds
+    if naturals < t.min_naturals or wilds > t.max_wilds:
+        return False
+    if t.ratio == 1 and wilds >= naturals:
+        return False
+    if t.ratio == 2 and wilds > naturals:
+        return False
+    if added_wilds and not t.wilds_on_completed and before >= t.canasta_size:
+        return False
+    return not (added_wilds and t.restricts)
 
 
 def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: int,
@@ -143,18 +188,15 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
         return NO  # turn.first_round_no_meld
     if not exists and key in t.melds:
         return NO  # one meld per rank
-    s = t.s
-    r = s.rules
-    mr = r.melds
     hand = t.hand
-    out_of_play = (key == 3 and not exists and mr.black_threes_out_of_play > 0
+    out_of_play = (key == 3 and not exists and t.black_out_of_play > 0
                    and added == hand[8] + hand[11]
-                   and added + _partners_blacks(t) >= mr.black_threes_out_of_play)
-    if key == 3 and not mr.black_three_meld_going_out and not out_of_play:
+                   and added + _partners_blacks(t) >= t.black_out_of_play)
+    if key == 3 and not t.black_going_out and not out_of_play:
         return NO
     wild = jokers + deuces
-    if not out_of_play and not shape_ok(mr, key, before + added, before_wilds + wild, wild,
-                                        before, t.wm_unfinished):
+    if not out_of_play and not _shape(t, key, before + added, before_wilds + wild, wild,
+                                      before):
         return NO
     if wild and t.nat_only:
         return NO  # opening.naturals_only_at
@@ -163,11 +205,13 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
     after = t.size - added
     if key == 3 and after > 1 and not out_of_play:
         return NO  # black threes only when going out
-    if after == 0 and r.going_out.discard_required and not s.pending_pile:
+    if after == 0 and t.discard_required and not t.pending:
         return NO
-    if t.binding or after == 0 or (after == 1 and s.lookahead):
+    if t.binding or after == 0 or (after == 1 and t.lookahead):
         return ASK
-    if not t.opened and s.took_pile and s.lookahead and not (
+    s = t.s
+    r = s.rules
+    if not t.opened and s.took_pile and t.lookahead and not (
         r.going_out.concealed_waives_minimum and s.is_concealed(t.seat)
     ):
         return ASK  # the take cannot be undone: the opening must stay within reach
@@ -207,7 +251,7 @@ def play_actions(s: HandData, full: FullCheck,
             for c in existing:
                 if IS_WILD[c]:
                     before_wilds += 1
-            cap = max(mr.max_wilds - before_wilds, 0)
+            cap = max(t.max_wilds - before_wilds, 0)
             for k in range(n + 1):
                 for j in range(min(jokers, cap) + 1):
                     for d in range(min(deuces, cap - j) + 1):
@@ -219,11 +263,11 @@ def play_actions(s: HandData, full: FullCheck,
                         a: Action = LayOff(rank, nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
                             yield a
-        elif n >= mr.min_naturals:
-            for k in range(mr.min_naturals, n + 1):
-                for j in range(min(jokers, mr.max_wilds) + 1):
-                    for d in range(min(deuces, mr.max_wilds - j) + 1):
-                        if k + j + d < mr.min_cards:
+        elif n >= t.min_naturals:
+            for k in range(t.min_naturals, n + 1):
+                for j in range(min(jokers, t.max_wilds) + 1):
+                    for d in range(min(deuces, t.max_wilds - j) + 1):
+                        if k + j + d < t.min_cards:
                             continue
                         v = meld_verdict(t, rank, False, 0, 0, k + j + d, j, d)
                         if v == NO:
@@ -234,7 +278,7 @@ def play_actions(s: HandData, full: FullCheck,
     if mr.wild_melds:
         wild_meld = melds.get(WILD_RANK)
         before = len(wild_meld) if wild_meld is not None else 0
-        room = mr.canasta_size - before
+        room = t.canasta_size - before
         for j in range(min(jokers, room) + 1):
             for d in range(min(deuces, room - j) + 1):
                 if not (j or d):
@@ -250,10 +294,10 @@ def play_actions(s: HandData, full: FullCheck,
     b = hand[8] + hand[11]
     if mr.black_three_meld_going_out:
         with_wilds = mr.black_three_meld_wilds
-        for k in range(mr.min_naturals if with_wilds else mr.min_cards, b + 1):
-            for j in range(min(jokers, mr.max_wilds) + 1 if with_wilds else 1):
-                for d in range(min(deuces, mr.max_wilds - j) + 1 if with_wilds else 1):
-                    if k + j + d < mr.min_cards:
+        for k in range(t.min_naturals if with_wilds else t.min_cards, b + 1):
+            for j in range(min(jokers, t.max_wilds) + 1 if with_wilds else 1):
+                for d in range(min(deuces, t.max_wilds - j) + 1 if with_wilds else 1):
+                    if k + j + d < t.min_cards:
                         continue
                     v = meld_verdict(t, 3, False, 0, 0, k + j + d, j, d)
                     if v == NO:

@@ -207,7 +207,7 @@ class State(HandData):
                 raise ValueError(
                     f"the deck order is not a full deck of {len(full)} cards for these rules"
                 )
-        s = cls.__new__(cls)
+        s = cls()  # no __init__: every field is set by init_fields
         s.init_fields(rules, players, teams, tuple(order), dealer,
                       list(scores) if scores is not None else [0] * len(teams))
         starter = transitions.deal_cards(s, order)

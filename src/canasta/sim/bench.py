@@ -19,7 +19,9 @@ evenly over everything measured):
 round's ratio canasta / gin_rummy and their median. ``--baseline SRC`` runs, in every round,
 the same play-outs with the ``canasta`` package found under the folder ``SRC`` (e.g. the
 ``src`` of an older commit checked out with ``git worktree add``) in a subprocess, and prints
-the median ratio new / old. Not a test: nothing here asserts a speed.
+the median ratio new / old; ``--pure`` does the same with this package's pure-Python core
+(``CANASTA_PURE=1``). Ratios are medians of the per-round ratios. Not a test: nothing here
+asserts a speed.
 """
 
 from __future__ import annotations
@@ -89,10 +91,14 @@ print(json.dumps([n, time.perf_counter() - t, canasta.__file__]))
 
 
 def baseline_run(src: str, variant: str, hands: int, players: int,
-                 seed: int) -> tuple[int, float]:
-    """The play-outs of :func:`playout_run` with the package under ``src``; (decisions,
-    seconds). Raises RuntimeError when the subprocess fails or imports another package."""
+                 seed: int, pure: bool = False) -> tuple[int, float]:
+    """The play-outs of :func:`playout_run` with the package under ``src`` (with ``pure``:
+    its pure-Python core, ``CANASTA_PURE=1``); (decisions, seconds). Raises RuntimeError when
+    the subprocess fails or imports another package."""
     env = dict(os.environ, PYTHONPATH=src)
+    env.pop("CANASTA_PURE", None)
+    if pure:
+        env["CANASTA_PURE"] = "1"
     proc = subprocess.run(
         [sys.executable, "-c", BASELINE_SCRIPT, variant, str(hands), str(players), str(seed)],
         capture_output=True, text=True, env=env, cwd=src,
@@ -219,10 +225,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", metavar="SRC", default=None,
                         help="folder holding another canasta package (e.g. an old commit's "
                              "src/): time it too, in every round, in a subprocess")
+    parser.add_argument("--pure", action="store_true",
+                        help="also time this package's pure-Python core (CANASTA_PURE=1) in "
+                             "every round, in a subprocess")
     args = parser.parse_args(argv)
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     ours: dict[str, list[float]] = {v: [] for v in VARIANTS}
     old: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    pure: dict[str, list[float]] = {v: [] for v in VARIANTS}
     gin: list[float] = []
     ratios: dict[str, list[float]] = {v: [] for v in VARIANTS}
     for r in range(args.rounds):
@@ -232,6 +243,9 @@ def main(argv: list[str] | None = None) -> None:
             if args.baseline:
                 n, secs = baseline_run(args.baseline, v, args.hands, args.players, seed=r)
                 old[v].append(n / secs)
+            if args.pure:
+                n, secs = baseline_run(here, v, args.hands, args.players, seed=r, pure=True)
+                pure[v].append(n / secs)
         if args.against == "openspiel":
             n, secs = gin_rummy_run(args.games, seed=r)
             gin.append(n / secs)
@@ -241,6 +255,7 @@ def main(argv: list[str] | None = None) -> None:
               f" canastone {ours['canastone'][-1]:,.0f}"
               + (f" gin_rummy {gin[-1]:,.0f}" if gin else "")
               + (f" baseline {old['international'][-1]:,.0f}" if args.baseline else "")
+              + (f" pure {pure['international'][-1]:,.0f}" if args.pure else "")
               + " decisions/s", file=sys.stderr, flush=True)
 
     small = state_with_hand("international", 11, args.players)
@@ -269,8 +284,17 @@ def main(argv: list[str] | None = None) -> None:
         if args.baseline:
             rel = statistics.median(a / b for a, b in zip(ours[v], old[v], strict=True))
             line += (f"   baseline {statistics.median(old[v]):10,.0f}   "
-                     f"new/baseline {rel:5.2f}x (median of rounds)")
+                     f"new/baseline {rel:5.2f}x")
         print(line)
+    if args.pure:
+        for v in VARIANTS:
+            line = (f"  decisions/s {v:<14} {statistics.median(pure[v]):10,.0f}   (pure-Python "
+                    "core)")
+            if args.baseline:
+                rel = statistics.median(a / b for a, b in zip(pure[v], old[v], strict=True))
+                line += f"   pure/baseline {rel:5.2f}x"
+            rel = statistics.median(a / b for a, b in zip(ours[v], pure[v], strict=True))
+            print(line + f"   this core/pure {rel:5.2f}x")
     if gin:
         print(f"  decisions/s gin_rummy      {statistics.median(gin):10,.0f}   (OpenSpiel C++, "
               "Python loop)")

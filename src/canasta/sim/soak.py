@@ -34,6 +34,7 @@ from typing import Any
 
 from canasta.bots import Bot, make_bot
 from canasta.core.cards import NUM_CODES, make_deck
+from canasta.core.data import FIELDS
 from canasta.core.rules import PRESETS, Rules, load_preset, preset_options
 from canasta.core.state import MisdealError, State
 from canasta.formats.handresult import hand_result_from_dict, hand_result_of_state
@@ -120,18 +121,11 @@ def _texts(actions: Iterable[Any]) -> list[str]:
     return sorted(a.text() for a in actions)
 
 
-def _slots(cls: type) -> tuple[str, ...]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        names.extend(n for n in getattr(klass, "__slots__", ()) if n not in names)
-    return tuple(names)
-
-
 def fingerprint(state: State) -> tuple[Any, ...]:
     """Every field of ``state`` as text (the retract snapshot's fingerprint nested), for
     comparing a state before and after something that must not change it."""
     out: list[Any] = []
-    for name in _slots(type(state)):
+    for name in FIELDS:  # not __slots__: the compiled (mypyc) class has no such attribute
         value = getattr(state, name, None)
         if name == "rules":
             continue
