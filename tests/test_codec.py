@@ -145,12 +145,13 @@ def test_ids_round_trip_property(case: tuple[str, dict[str, str], int], seed: in
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_size_is_fixed_and_small(name: str) -> None:
-    """The id space depends only on the rules and the player count: a few thousand ids."""
+    """The id space depends only on the rules and the player count: a few thousand ids (tens
+    of thousands where melds take any number of wild cards, Brazilian's seed 003)."""
     rules = load_preset(name)
     for players in rules.deal.player_counts:
         a, b = ActionCodec(rules, players), ActionCodec(load_preset(name), players)
         assert a.size == b.size == len(a.keys) and a.keys == b.keys
-        assert a.size < 3000
+        assert a.size < (3000 if rules.melds.max_wilds <= 4 else 30_000)
         assert len(set(a.keys)) == a.size
 
 
