@@ -216,3 +216,23 @@ def test_each_seat_can_follow_its_hand_and_every_hand_size_from_its_events(
                 break
             s.apply(rng.choice(s.legal_actions()))
     assert checked
+
+
+@pytest.mark.parametrize(("rules", "players"), preset_params())
+def test_the_public_form_is_what_no_seat_in_particular_sees(rules: Rules, players: int) -> None:
+    """``event.public()`` hides every card that ``visible_to`` hides from a seat that is not
+    concerned (the pile taken and given back, drawn cards, the deal)."""
+    rng = random.Random(3)
+    for seed in range(3):
+        try:
+            s = State.deal(rules, players, seed=seed)
+        except MisdealError:
+            continue
+        while not s.is_over:
+            s.apply(rng.choice(s.legal_actions()))
+        for e in s.events:
+            assert e.public() == e.visible_to(ev.PUBLIC)
+            seat = getattr(e, "seat", None)
+            if isinstance(seat, int):
+                other = (seat + 1) % players
+                assert e.public() == e.visible_to(other) or isinstance(e, ev.Dealt)

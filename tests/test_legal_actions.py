@@ -24,6 +24,7 @@ from canasta.core.actions import (
     Meld,
     Retract,
     TakePile,
+    canonical_suits,
     parse_action,
 )
 from canasta.core.cards import JOKER, NUM_CODES, parse_cards
@@ -147,15 +148,31 @@ def test_membership_agrees_with_can_and_the_list_is_every_way_to_play(
         state.apply(rng.choice(state.legal_actions()))
     legal = state.legal_actions()
     listed = list(legal)
+    seen = state.view(state.actor).legal_actions  # what a bot gets, without the state
+    assert list(seen) == listed
     assert len(set(listed)) == len(listed)
     for action in listed:
         assert action in legal and state.can(action), action
     for action in _random_actions(state, rng, 30) + _suit_variants(state, listed, rng):
         can = state.can(action)
         assert (action in legal) == can, action
+        assert (action in seen) == can, action
         if _held(state, action):
             listed_alike = any(_same_up_to_suits(action, b) for b in listed)
             assert can == listed_alike, (action, can)
+
+
+def test_canonical_suits_is_the_listed_choice() -> None:
+    """The suit-choice rule as a function: of each kind, the held cards in suit order."""
+    hand = [0] * NUM_CODES
+    for c in parse_cards("9s 9h 9d 9c JK 2d 2c 3s 3c"):
+        hand[c] += 1
+    assert canonical_suits(Meld.of("9c 9d 2c JK"), hand) == Meld.of("9s 9h JK 2d")
+    assert canonical_suits(Meld.of("3c 3s 2c"), hand) == Meld.of("3s 3c 2d")
+    assert canonical_suits(TakePile.of("9d"), hand) == TakePile.of("9s")
+    assert canonical_suits(Discard.of("9c"), hand) == Discard.of("9c")
+    assert canonical_suits(Meld.of("Ks Kh Kd"), hand) is None  # not held
+    assert canonical_suits(Draw(), hand) == Draw()
 
 
 def test_membership_is_refused_once_the_state_has_moved_on() -> None:

@@ -31,7 +31,7 @@ before deuces). Any other choice of held cards of the same ranks is as legal: ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,6 +237,59 @@ class EndHand:
 Action = Draw | TakePile | Meld | LayOff | Discard | AskPartner | Answer | Retract | EndHand
 #: The action classes (for ``isinstance``).
 ACTION_TYPES = (Draw, TakePile, Meld, LayOff, Discard, AskPartner, Answer, Retract, EndHand)
+
+
+def _kind(card: int) -> int:
+    """Cards the rules treat alike share a kind: naturals by rank, black and red threes apart,
+    deuces, jokers."""
+    if card == JOKER:
+        return -1
+    rank = rank_of(card)
+    if rank == 3:
+        return 30 if card in (8, 11) else 31  # black threes (3s 3c), red threes (3h 3d)
+    return rank
+
+
+#: ``KIND_CODES[kind]``: the card codes of a kind in the order the suit-choice rule takes them.
+KIND_CODES: dict[int, tuple[int, ...]] = {}
+for _code in sorted(range(NUM_CODES), key=ORDER.__getitem__):
+    KIND_CODES.setdefault(_kind(_code), ())
+    KIND_CODES[_kind(_code)] += (_code,)
+
+
+def canonical_suits(action: Action, hand: Sequence[int]) -> Action | None:
+    """The choice of suits ``State.legal_actions()`` lists for ``action`` (the suit-choice
+    rule of the module docstring), given the hand's counts per card code; None when the hand
+    does not hold the action's cards. A sequence canasta and a discard keep their cards."""
+    if isinstance(action, Discard):
+        return action if 0 <= action.card < NUM_CODES and hand[action.card] else None
+    if not isinstance(action, (TakePile, Meld, LayOff)):
+        return action
+    cards = action.cards
+    need: dict[int, int] = {}
+    for c in cards:
+        if not 0 <= c < NUM_CODES:
+            return None
+        need[c] = need.get(c, 0) + 1
+    if any(hand[c] < n for c, n in need.items()):
+        return None
+    kinds = {_kind(c) for c in cards}
+    if len({k for k in kinds if k > 0 and k != 2}) > 1:
+        return action  # a sequence canasta: its suit is part of it
+    chosen: list[int] = []
+    for kind in kinds:
+        n = sum(1 for c in cards if _kind(c) == kind)
+        for code in KIND_CODES[kind]:
+            take = min(hand[code], n)
+            chosen.extend([code] * take)
+            n -= take
+            if not n:
+                break
+    if isinstance(action, LayOff):
+        return LayOff(action.rank, tuple(chosen))
+    if isinstance(action, Meld):
+        return Meld(tuple(chosen))
+    return TakePile(tuple(chosen))
 
 _KINDS: dict[str, type] = {
     "draw": Draw, "take-pile": TakePile, "meld": Meld, "lay-off": LayOff, "discard": Discard,

@@ -190,7 +190,7 @@ class Opened:
         return self if seat == self.seat else replace(self, pile_to_hand=None)
 
     def public(self) -> Opened:
-        return self
+        return self.visible_to(PUBLIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +260,7 @@ class Retracted:
         return self if seat == self.seat else replace(self, to_pile=None, to_stock=None)
 
     def public(self) -> Retracted:
-        return self
+        return self.visible_to(PUBLIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +343,16 @@ class EventLog:
 
     def __len__(self) -> int:
         return self.size
+
+    def __eq__(self, other: object) -> bool:
+        """Equal logs hold equal events (the same object, or a replay of the same hand)."""
+        if self is other:
+            return True
+        if not isinstance(other, EventLog):
+            return NotImplemented
+        return self.size == other.size and self.events() == other.events()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def events(self) -> tuple[Event, ...]:
         if self._tuple is None:

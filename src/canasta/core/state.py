@@ -27,7 +27,7 @@ punteggio richiesto per l'apertura aumenta di 10 punti").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -43,6 +43,7 @@ from canasta.core.actions import (
     Meld,
     Retract,
     TakePile,
+    canonical_suits,
 )
 from canasta.core.cards import cards_of, make_deck
 from canasta.core.data import HandData
@@ -86,6 +87,8 @@ class View:
     #: The hand's history (see ``events``).
     event_log: EventLog | None
     rules: Rules
+    #: The seat's legal actions when it is to act (:class:`ViewActions`: ``in`` accepts any
+    #: choice of suits from the hand, as ``State.can`` does).
     legal_actions: tuple[Action, ...]
 
     @property
@@ -93,6 +96,29 @@ class View:
         """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
         first; built when asked for."""
         return tuple(e.visible_to(self.seat) for e in events_of(self.event_log))
+
+
+class ViewActions(tuple[Action, ...]):
+    """The legal actions in a :class:`View`: a tuple of the canonical choices of suits whose
+    ``in`` also accepts any other choice of the seat's own cards (mapped by
+    :func:`~canasta.core.actions.canonical_suits`), so that it agrees with ``State.can``
+    without holding the state."""
+
+    _hand: tuple[int, ...]
+
+    def __new__(cls, actions: Iterable[Action], hand: Sequence[int]) -> ViewActions:
+        out = super().__new__(cls, actions)
+        out._hand = tuple(hand)
+        return out
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, ACTION_TYPES):
+            return False
+        canon = canonical_suits(action, self._hand)
+        return canon is not None and tuple.__contains__(self, canon)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ViewActions, (tuple(self), self._hand))
 
 
 class LegalActions(Sequence[Action]):
@@ -249,7 +275,8 @@ class State(HandData):
             actor=self.actor,
             event_log=self.event_log,
             rules=self.rules,
-            legal_actions=tuple(legality.legal_actions(self)) if seat == self.actor else (),
+            legal_actions=ViewActions(
+                legality.legal_actions(self) if seat == self.actor else (), self.hands[seat]),
         )
 
     # -- legal actions (canasta.core.legality) --------------------------------------------------
