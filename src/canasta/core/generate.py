@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from canasta.core import goingout
 from canasta.core.actions import (
+    ORDER,
     Action,
     AskPartner,
     Discard,
@@ -82,6 +83,43 @@ def _first(hand: list[int], base: int, k: int, out: list[int]) -> None:
         k -= take
         if not k:
             return
+
+
+def _canonical(cards: tuple[int, ...]) -> bool:
+    """Are ``cards`` already in an action's canonical order (``actions.ORDER``)?"""
+    for i in range(1, len(cards)):
+        if ORDER[cards[i - 1]] > ORDER[cards[i]]:
+            return False
+    return True
+
+
+def _meld(cards: tuple[int, ...]) -> Meld:
+    """``Meld(cards)``, without sorting again cards already in canonical order (the
+    generated candidates always are; the differential test compares with the constructor)."""
+    if not _canonical(cards):
+        return Meld(cards)
+    a = object.__new__(Meld)
+    object.__setattr__(a, "cards", cards)
+    return a
+
+
+def _lay_off(rank: int, cards: tuple[int, ...]) -> LayOff:
+    """``LayOff(rank, cards)``, as :func:`_meld`."""
+    if not _canonical(cards):
+        return LayOff(rank, cards)
+    a = object.__new__(LayOff)
+    object.__setattr__(a, "rank", rank)
+    object.__setattr__(a, "cards", cards)
+    return a
+
+
+def _take(cards: tuple[int, ...]) -> TakePile:
+    """``TakePile(cards)``, as :func:`_meld`."""
+    if not _canonical(cards):
+        return TakePile(cards)
+    a = object.__new__(TakePile)
+    object.__setattr__(a, "cards", cards)
+    return a
 
 
 def _first_n(hand: list[int], base: int, k: int) -> list[int]:
@@ -260,7 +298,7 @@ def play_actions(s: HandData, full: FullCheck,
                         v = meld_verdict(t, rank, True, before, before_wilds, k + j + d, j, d)
                         if v == NO:
                             continue
-                        a: Action = LayOff(rank, nat[:k] + wild_tab[j][d])
+                        a: Action = _lay_off(rank, nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
                             yield a
         elif n >= t.min_naturals:
@@ -272,7 +310,7 @@ def play_actions(s: HandData, full: FullCheck,
                         v = meld_verdict(t, rank, False, 0, 0, k + j + d, j, d)
                         if v == NO:
                             continue
-                        a = Meld(nat[:k] + wild_tab[j][d])
+                        a = _meld(nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
                             yield a
     if mr.wild_melds:
@@ -288,7 +326,7 @@ def play_actions(s: HandData, full: FullCheck,
                 if v == NO:
                     continue
                 ws = wild_tab[j][d]
-                a = LayOff(WILD_RANK, ws) if wild_meld is not None else Meld(ws)
+                a = _lay_off(WILD_RANK, ws) if wild_meld is not None else _meld(ws)
                 if v == SURE or full(s, a):
                     yield a
     b = hand[8] + hand[11]
@@ -304,7 +342,7 @@ def play_actions(s: HandData, full: FullCheck,
                         continue
                     cards: list[int] = []
                     _first_blacks(hand, k, cards)
-                    a = Meld(tuple(cards) + wild_tab[j][d])
+                    a = _meld(tuple(cards) + wild_tab[j][d])
                     if v == SURE or full(s, a):
                         yield a
     if mr.black_threes_out_of_play and b and (
@@ -389,7 +427,7 @@ def take_actions(s: HandData, full: FullCheck) -> Iterator[TakePile]:
             for d in range(min(deuces, cap - j) + 1):
                 if not take_ok_shape(s, k, j + d):
                     continue
-                a = TakePile(nat[:k] + wild_tab[j][d])
+                a = _take(nat[:k] + wild_tab[j][d])
                 if full(s, a):
                     yield a
 
