@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from canasta import Discard, MisdealError, Retract, State, TakePile, load_preset
 from canasta.core.cards import NUM_CODES, make_deck, parse_card
-from canasta.core.data import HandData
+from canasta.core.data import FIELDS, HandData
 from canasta.core.events import TookPile as PileTaken
 from canasta.core.melds import RED3
 from canasta.core.view import HIDDEN, View, blank, make_view
@@ -46,7 +46,7 @@ CASES = [(name, opts, players) for name, opts in CONFIGS
 def differences(a: HandData, b: HandData, path: str = "state") -> list[str]:
     """Fields (and snapshot fields) in which two states differ."""
     out = []
-    for name in HandData.__slots__:
+    for name in FIELDS:
         x, y = getattr(a, name), getattr(b, name)
         if name == "snapshot":
             if (x is None) != (y is None):
