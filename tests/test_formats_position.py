@@ -37,6 +37,7 @@ COVERED_SLOTS = {
     "opening_points", "provisional", "snapshot", "pending_pile", "asked", "answer",
     "opened_at_turn_start", "player_melded", "stopped_turn", "no_discard", "asks",
     "end_reason", "went_out", "concealed", "event_log", "lookahead", "joker_turn",
+    "known", "pile_hidden",
 }
 
 

@@ -47,7 +47,7 @@ FIELDS = (
     "took_pile", "melded_this_turn", "opening_points", "provisional", "snapshot",
     "pending_pile", "asked", "answer", "opened_at_turn_start", "player_melded",
     "stopped_turn", "no_discard", "asks", "end_reason", "went_out", "concealed",
-    "event_log", "lookahead", "joker_turn",
+    "event_log", "lookahead", "joker_turn", "known", "pile_hidden",
 )
 
 
@@ -107,6 +107,15 @@ class HandData:
     #: Per team, the turn in which it last put a joker on the table (-1: never); see
     #: ``OpeningRules.joker_meld_blocks_mattoni``.
     joker_turn: list[int]
+    #: Per seat, counts per card code of the cards every other seat knows to be in that hand:
+    #: cards that came to it with the pile (the discards were seen; seed 004's surprise cards
+    #: are shown, "dupa ce le arata celorlalti") or that it took back from the table, less the
+    #: copies of each code it has put down or discarded since (:mod:`canasta.core.view`).
+    known: list[tuple[int, ...]]
+    #: Cards at the bottom of the pile (of the pending pile, while it is pending) that nobody
+    #: has seen: those put face down under the upcard (seed 000: "A questa carta vengono
+    #: sottoposte ... altre carte prelevate dal tallone").
+    pile_hidden: int
 
     # -- construction and copying --------------------------------------------------------------
     def init_fields(self, rules: Rules, players: int, teams: tuple[tuple[int, ...], ...],
@@ -150,6 +159,8 @@ class HandData:
         self.event_log = None
         self.lookahead = True
         self.joker_turn = [-1] * n_teams
+        self.known = [(0,) * NUM_CODES] * players  # tuples: shared by clones
+        self.pile_hidden = 0
         self.reset_turn()
 
     def reset_turn(self) -> None:
@@ -211,6 +222,8 @@ class HandData:
         s.event_log = self.event_log
         s.lookahead = self.lookahead
         s.joker_turn = self.joker_turn[:]
+        s.known = self.known[:]
+        s.pile_hidden = self.pile_hidden
         return s
 
     def restore(self, other: HandData) -> None:

@@ -27,9 +27,8 @@ punteggio richiesto per l'apertura aumenta di 10 punti").
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import overload
+from collections.abc import Iterator, Sequence
+from typing import TypeAlias, overload
 
 from canasta.core import goingout, legality, transitions
 from canasta.core.actions import (
@@ -43,82 +42,19 @@ from canasta.core.actions import (
     Meld,
     Retract,
     TakePile,
-    canonical_suits,
 )
-from canasta.core.cards import cards_of, make_deck
+from canasta.core.cards import make_deck
 from canasta.core.data import HandData
 from canasta.core.data import MisdealError as MisdealError
 from canasta.core.data import Phase as Phase
-from canasta.core.events import Event, EventLog, events_of
+from canasta.core.events import Event
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.melds import RED3, meld_key
 from canasta.core.melds import SEQUENCE_KEY as SEQUENCE_KEY
 from canasta.core.rule_values import check_bounds, check_deal
 from canasta.core.rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """What one seat may see (the information set's public part plus its own hand).
-
-    Never another player's hand, the stock order or the surprise cards before they are taken.
-    """
-
-    seat: int
-    team: int
-    players: int
-    teams: tuple[tuple[int, ...], ...]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    melds: tuple[dict[int, tuple[int, ...]], ...]
-    red_threes: tuple[tuple[int, ...], ...]
-    pile_top: int | None
-    pile_size: int
-    pile_frozen: bool
-    stopped: bool
-    stock_size: int
-    scores: tuple[int, ...]
-    opened: tuple[bool, ...]
-    opening_minimum: tuple[int, ...]
-    opening_points: int
-    phase: Phase
-    current: int
-    actor: int
-    #: The hand's history (see ``events``).
-    event_log: EventLog | None
-    rules: Rules
-    #: The seat's legal actions when it is to act (:class:`ViewActions`: ``in`` accepts any
-    #: choice of suits from the hand, as ``State.can`` does).
-    legal_actions: tuple[Action, ...]
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
-        first; built when asked for."""
-        return tuple(e.visible_to(self.seat) for e in events_of(self.event_log))
-
-
-class ViewActions(tuple[Action, ...]):
-    """The legal actions in a :class:`View`: a tuple of the canonical choices of suits whose
-    ``in`` also accepts any other choice of the seat's own cards (mapped by
-    :func:`~canasta.core.actions.canonical_suits`), so that it agrees with ``State.can``
-    without holding the state."""
-
-    _hand: tuple[int, ...]
-
-    def __new__(cls, actions: Iterable[Action], hand: Sequence[int]) -> ViewActions:
-        out = super().__new__(cls, actions)
-        out._hand = tuple(hand)
-        return out
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, ACTION_TYPES):
-            return False
-        canon = canonical_suits(action, self._hand)
-        return canon is not None and tuple.__contains__(self, canon)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (ViewActions, (tuple(self), self._hand))
+from canasta.core.view import View as _View
+from canasta.core.view import make_view
 
 
 class LegalActions(Sequence[Action]):
@@ -249,35 +185,9 @@ class State(HandData):
                 transitions.end(self, "stock_exhausted")
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may see; ``legal_actions`` is filled when ``seat`` is to act."""
-        top = self.pile[-1] if self.pile else None
-        team = self.team_of[seat]
-        return View(
-            seat=seat,
-            team=team,
-            players=self.players,
-            teams=self.teams,
-            hand=tuple(cards_of(self.hands[seat])),
-            hand_sizes=tuple(self.hand_size),
-            melds=tuple({k: tuple(v) for k, v in m.items()} for m in self.melds),
-            red_threes=tuple(tuple(r) for r in self.red_threes),
-            pile_top=top,
-            pile_size=len(self.pile),
-            pile_frozen=self.frozen_for(team),
-            stopped=self.top_stops(self.team_of[self.current]),
-            stock_size=len(self.stock),
-            scores=tuple(self.scores),
-            opened=tuple(self.opened),
-            opening_minimum=tuple(self.opening_minimum(t) for t in range(len(self.teams))),
-            opening_points=self.opening_points if self.team_of[self.current] == team else 0,
-            phase=self.phase,
-            current=self.current,
-            actor=self.actor,
-            event_log=self.event_log,
-            rules=self.rules,
-            legal_actions=ViewActions(
-                legality.legal_actions(self) if seat == self.actor else (), self.hands[seat]),
-        )
+        """What ``seat`` may see, with the cards the others know to be in each hand; see
+        :class:`canasta.core.view.View` (``view.sample_state(rng)`` deals the rest)."""
+        return make_view(self, seat)
 
     # -- legal actions (canasta.core.legality) --------------------------------------------------
     def legal_actions(self) -> LegalActions:
@@ -360,3 +270,7 @@ class State(HandData):
         """A sequence of melds, lay-offs and a final discard with which the player to act goes
         out this turn, or None (see :func:`canasta.core.goingout.going_out_plan`)."""
         return goingout.going_out_plan(self)
+
+
+#: What one seat may see of a :class:`State` (:class:`canasta.core.view.View`).
+View: TypeAlias = _View[State]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.core.actions import Action
-from canasta.core.cards import JOKER, POINTS, cards_of
+from canasta.core.cards import JOKER, NUM_CODES, POINTS, cards_of
 from canasta.core.data import HandData, MisdealError, Phase
 from canasta.core.events import (
     Answered,
@@ -87,6 +87,7 @@ def lay_out_red_threes(s: HandData, seat: int, replace: bool) -> bool:
             while ok and hand[code]:
                 hand[code] -= 1
                 s.hand_size[seat] -= 1
+                forget(s, seat, (code,))
                 s.red_threes[team].append(code)
                 laid.append(code)
                 if replace:
@@ -124,6 +125,7 @@ def form_pile(s: HandData) -> None:
                 count = 14 if rank == 1 else rank
                 under = [s.stock.pop() for _ in range(min(count, len(s.stock)))]
                 s.pile = under + s.pile
+                s.pile_hidden = len(under)  # face down (seed 000: "sottoposte")
             s.pile.append(card)
             s.record(UpcardTurned(card, False))
             return
@@ -266,6 +268,7 @@ def take_pile(s: HandData, seat: int, action: Action, cards: tuple[int, ...],
     for c in cards:
         hand[c] -= 1
     s.hand_size[seat] -= len(cards)
+    forget(s, seat, cards)
     meld = s.melds[team].setdefault(rank, [])
     meld.append(top)
     meld.extend(cards)
@@ -308,6 +311,13 @@ def receive_pile(s: HandData, seat: int) -> None:
     for c in s.pending_pile:
         hand[c] += 1
     s.hand_size[seat] += len(s.pending_pile)
+    # Every other seat saw these cards (the discards, the surprise cards shown) but not those
+    # put face down under the upcard.
+    known = list(s.known[seat])
+    for c in s.pending_pile[s.pile_hidden:]:
+        known[c] += 1
+    s.known[seat] = tuple(known)
+    s.pile_hidden = 0
     s.pending_pile = []
     lay_out_red_threes(s, seat, replace=False)
 
@@ -335,6 +345,18 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
 
 
 # -- melding and discarding ----------------------------------------------------------------
+def forget(s: HandData, seat: int, cards: Sequence[int]) -> None:
+    """``cards`` leave ``seat``'s hand: the other seats no longer know that it holds as many
+    copies of each (a copy they knew of may be the one played)."""
+    known = s.known[seat]
+    if any(known[c] for c in cards):
+        fewer = list(known)
+        for c in cards:
+            if fewer[c]:
+                fewer[c] -= 1
+        s.known[seat] = tuple(fewer)
+
+
 def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: int) -> Melded:
     """Put ``cards`` from ``seat``'s hand on the side's meld ``key`` (new or existing)."""
     team = s.team_of[seat]
@@ -353,12 +375,14 @@ def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: in
         for c in cards:
             hand[c] -= 1
         s.hand_size[seat] -= len(cards)
+        forget(s, seat, cards)
         s.melds[team].setdefault(key, []).extend(cards)
         for p in s.teams[team]:
             for c in (8, 11):
                 while p != seat and s.hands[p][c]:
                     s.hands[p][c] -= 1
                     s.hand_size[p] -= 1
+                    forget(s, p, (c,))
                     s.melds[team][key].append(c)
         if s.hand_size[seat] == 0:
             go_out(s, seat)
@@ -370,6 +394,7 @@ def meld(s: HandData, seat: int, action: Action, cards: tuple[int, ...], key: in
     for c in cards:
         hand[c] -= 1
     s.hand_size[seat] -= len(cards)
+    forget(s, seat, cards)
     s.melds[team].setdefault(key, []).extend(cards)
     s.melded_this_turn = True
     if not opened:
@@ -384,6 +409,7 @@ def declare(s: HandData, seat: int, action: Action, cards: tuple[int, ...]
             ) -> RedThreesDeclared:
     """Lay out kept red threes and replace each from the stock."""
     team = s.team_of[seat]
+    forget(s, seat, cards)
     for c in cards:
         s.hands[seat][c] -= 1
         s.hand_size[seat] -= 1
@@ -403,6 +429,8 @@ def discard(s: HandData, seat: int, action: Action, card: int) -> Discarded:
     s.record(event)
     s.hands[seat][card] -= 1
     s.hand_size[seat] -= 1
+    if s.known[seat][card]:
+        forget(s, seat, (card,))
     s.pile.append(card)
     p = s.rules.pile
     if (IS_WILD[card] and p.wild_discard_freezes) or (
@@ -436,6 +464,30 @@ def answer(s: HandData, seat: int, action: Action, yes: bool) -> Answered:
     return event
 
 
+def returned_known(s: HandData, seat: int) -> list[int]:
+    """What the other seats know of ``seat``'s hand once its provisional melds are taken back:
+    what they knew, and the cards they saw it meld from hand since the snapshot, less as many
+    of each as it drew unseen since (one of those may be the card melded, and goes back to the
+    stock)."""
+    snap = s.snapshot
+    assert snap is not None
+    team = s.team_of[seat]
+    shown = [0] * NUM_CODES
+    for key, cards in s.melds[team].items():
+        for c in cards:
+            shown[c] += 1
+        for c in snap.melds[team].get(key, ()):
+            shown[c] -= 1
+    if s.took_pile and not snap.took_pile and snap.pile:
+        shown[snap.pile[-1]] -= 1  # the top card goes back to the pile
+    # Cards drawn into the hand since (a count every seat saw): red threes drawn are laid out.
+    drawn_cards = snap.stock[len(s.stock):]
+    drawn = len(drawn_cards)
+    if not s.rules.red_threes.may_keep_as_stop:
+        drawn -= sum(1 for c in drawn_cards if c in RED3)
+    return [k + max(0, n - drawn) for k, n in zip(s.known[seat], shown, strict=True)]
+
+
 def retract(s: HandData, seat: int, action: Action) -> Retracted:
     """Take the side's provisional melds back and raise its minimum by
     ``opening.retract_penalty`` (seed 000: "il punteggio richiesto per l'apertura aumenta di
@@ -446,6 +498,7 @@ def retract(s: HandData, seat: int, action: Action) -> Retracted:
     log = s.event_log
     asked, answered, asks = s.asked, s.answer, s.asks[:]
     hand_before, pile_before = s.hands[seat][:], len(s.pile)
+    known = returned_known(s, seat)
     # Restore from a copy: clone() shares the snapshot, so its containers must not become
     # this state's (playing on would change the snapshot of every clone).
     s.restore(snap.clone())
@@ -453,6 +506,7 @@ def retract(s: HandData, seat: int, action: Action) -> Retracted:
     # A question asked this turn and its binding answer stand (seed 002: "è obbligatorio
     # obbedire alla risposta del compagno").
     s.asked, s.answer, s.asks = asked, answered, asks
+    s.known[seat] = tuple(min(k, h) for k, h in zip(known, s.hands[seat], strict=True))
     s.min_extra[team] += s.rules.opening.retract_penalty
     to_hand = [c for c, n in enumerate(s.hands[seat]) for _ in range(n - hand_before[c])]
     to_stock = [c for c, n in enumerate(s.hands[seat]) for _ in range(hand_before[c] - n)]

@@ -63,7 +63,7 @@ _TOP_KEYS = frozenset({
     "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
     "hands", "melds", "red_threes", "opened", "minimum_raised", "pile", "pile_frozen", "stock",
     "surprise", "deck", "turn", "asks", "player_melded", "joker_turn", "result", "history", "log",
-    "events",
+    "events", "known", "pile_hidden",
 })
 _TURN_KEYS = frozenset({
     "number", "current", "actor", "phase", "took_pile", "melded", "opening_points",
@@ -130,6 +130,8 @@ def _body(state: HandData) -> dict[str, Any]:
         "asks": list(state.asks),
         "player_melded": list(state.player_melded),
         "joker_turn": list(state.joker_turn),
+        "known": [_texts(cards_of(list(k))) for k in state.known],
+        "pile_hidden": state.pile_hidden,
         "result": {
             "end_reason": state.end_reason,
             "went_out": state.went_out,
@@ -356,6 +358,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     s.event_log = None
     s.lookahead = True
     s.snapshot = None
+    _read_known(r, s, doc, path)
 
     _check_cards(r, places, full, path)
     _check_table(r, s, path)
@@ -378,6 +381,24 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     elif before is not None:
         r.fail(sub(tp, "before_opening"), "expected null: there is no provisional opening")
     return s
+
+
+def _read_known(r: Reader, s: State, doc: dict[str, Any], path: str) -> None:
+    """``known`` (cards known to be in each hand, part of that hand) and ``pile_hidden``
+    (face-down cards at the bottom of the pile or of the pending pile); both optional."""
+    kpath = sub(path, "known")
+    s.known = []
+    raw = r.list_(doc.get("known", [[]] * s.players), kpath, length=s.players)
+    for seat, cards_raw in enumerate(raw):
+        counts = [0] * NUM_CODES
+        for c in r.cards(cards_raw, sub(kpath, seat)):
+            counts[c] += 1
+            if counts[c] > s.hands[seat][c]:
+                r.fail(sub(kpath, seat), f"{card_text(c)} is known to be in hand {seat} more "
+                                         "times than the hand holds it")
+        s.known.append(tuple(counts))
+    under = s.pending_pile if s.pending_pile else s.pile
+    s.pile_hidden = r.int_(doc.get("pile_hidden", 0), sub(path, "pile_hidden"), 0, len(under))
 
 
 def _meld_key(r: Reader, rules: Rules, cards: list[int], path: str,

@@ -1,0 +1,400 @@
+"""What one seat knows (its information set), and deals consistent with it for search.
+
+A :class:`View` holds the seat's hand, the table (melds, red threes, the face-up cards of the
+discard pile), the turn, and for every seat the cards the others know to be in its hand: the
+cards it received with the discard pile (every discard was seen; seed 004's surprise cards are
+shown to the others, "dupa ce le arata celorlalti") or took back from the table, less the
+copies of each it has played since (``HandData.known``). It never holds another player's
+unknown cards, the stock or the surprise cards: those are the *hidden places*, and
+``view.hidden`` counts the unseen cards in each.
+
+``view.sample_state(rng)`` deals the cards the seat cannot see into the hidden places at
+random, every deal consistent with what the seat knows equally likely, and returns a full
+:class:`~canasta.core.state.State` to play on (determinization, for information-set search
+such as ISMCTS or OpenSpiel's ``resample_from_infostate``). The real state is always one of
+the possible samples.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from canasta.core.actions import ACTION_TYPES, Action, canonical_suits
+from canasta.core.cards import NUM_CODES, cards_of, make_deck
+from canasta.core.data import HandData, Phase
+from canasta.core.events import Event, EventLog, events_of, push
+from canasta.core.legality import legal_actions
+from canasta.core.melds import RED3
+from canasta.core.rules import Rules
+
+#: A card the seat cannot see, in the lists of :attr:`View.table`.
+HIDDEN = -1
+
+S = TypeVar("S", bound=HandData)
+
+
+class ViewActions(tuple[Action, ...]):
+    """The legal actions in a :class:`View`: a tuple of the canonical choices of suits whose
+    ``in`` also accepts any other choice of the seat's own cards (mapped by
+    :func:`~canasta.core.actions.canonical_suits`), so that it agrees with ``State.can``
+    without holding the state."""
+
+    _hand: tuple[int, ...]
+
+    def __new__(cls, actions: Iterable[Action], hand: Sequence[int]) -> ViewActions:
+        out = super().__new__(cls, actions)
+        out._hand = tuple(hand)
+        return out
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, ACTION_TYPES):
+            return False
+        canon = canonical_suits(action, self._hand)
+        return canon is not None and tuple.__contains__(self, canon)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ViewActions, (tuple(self), self._hand))
+
+
+@dataclass(frozen=True, slots=True)
+class Provisional:
+    """What a seat knows of the current player's turn since its first provisional meld (the
+    snapshot a ``retract`` returns to): the cards drawn since, in stock order (the next card
+    last), :data:`HIDDEN` where this seat did not see them, and the counts per card code of
+    the cards that left that player's hand for the table since."""
+
+    draws: tuple[int, ...]
+    from_hand: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View(Generic[S]):
+    """What one seat may see: the information set's public part plus its own hand.
+
+    Cards are card codes, lists in display order unless said otherwise. Never another player's
+    unknown cards, the stock order or the surprise cards.
+
+    Attributes beyond the table and the turn:
+        known: per seat, the cards the other seats know to be in its hand, in card-code
+            order (this seat's entry is what the others know of its own hand).
+        pile: the discard pile's face-up cards, bottom first (the top card last).
+        pending_pile: the taken pile's face-up cards while they wait for the opening.
+        hidden: the count of cards this seat cannot see in each hidden place: ``"hand N"``
+            (the unknown cards of seat N), ``"stock"``, ``"surprise"``, ``"pile"`` (the cards
+            face down under the upcard, seed 000) and ``"pending"`` (those among a taken pile).
+        table: the state with every card this seat cannot see taken out (other hands hold
+            their known cards only; stock, surprise and face-down pile cards are
+            :data:`HIDDEN`); what :meth:`sample_state` fills in. Not a state to play on.
+        provisional: see :class:`Provisional`; None unless a side's opening is provisional.
+    """
+
+    seat: int
+    team: int
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    melds: tuple[dict[int, tuple[int, ...]], ...]
+    red_threes: tuple[tuple[int, ...], ...]
+    pile_top: int | None
+    pile_size: int
+    pile_frozen: bool
+    stopped: bool
+    stock_size: int
+    scores: tuple[int, ...]
+    opened: tuple[bool, ...]
+    opening_minimum: tuple[int, ...]
+    opening_points: int
+    phase: Phase
+    current: int
+    actor: int
+    #: The hand's history (see ``events``).
+    event_log: EventLog | None
+    rules: Rules
+    legal_actions: tuple[Action, ...]
+    known: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    pending_pile: tuple[int, ...]
+    hidden: dict[str, int]
+    table: S
+    provisional: Provisional | None
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
+        first; built when asked for."""
+        return tuple(e.visible_to(self.seat) for e in events_of(self.event_log))
+
+    def unseen(self) -> list[int]:
+        """Counts per card code of the cards this seat cannot see (in ``hidden``'s places)."""
+        return _unseen(self.table, self.seat)
+
+    def sample_state(self, rng: random.Random) -> S:
+        """A full state consistent with everything this seat knows: the unseen cards
+        (:meth:`unseen`) dealt at random into the hidden places (each arrangement equally
+        likely), every other field as in the real state (turn, phase, opening points,
+        provisional melds and their snapshot, frozen pile, ...).
+
+        Args:
+            rng: the source of randomness (``random.Random(seed)`` for a reproducible sample).
+
+        Returns:
+            a new state, independent of this view, with an empty ``deck`` (the deal order is
+            unknown) and the events as this seat saw them.
+        """
+        return sample(self, rng)
+
+
+def make_view(state: S, seat: int) -> View[S]:
+    """The view of ``seat`` on ``state`` (``State.view``); ``legal_actions`` is filled when
+    ``seat`` is to act.
+
+    Raises:
+        IndexError: ``seat`` is not a seat of the state.
+    """
+    s = state
+    if not 0 <= seat < s.players:
+        raise IndexError(f"no seat {seat} among {s.players} players")
+    team = s.team_of[seat]
+    table = blank(s, seat)
+    pending = s.pending_pile[s.pile_hidden:] if s.pending_pile else []
+    face_up = s.pile if s.pending_pile else s.pile[s.pile_hidden:]
+    hidden = {f"hand {p}": s.hand_size[p] - sum(s.known[p]) for p in range(s.players)
+              if p != seat}
+    hidden["stock"] = len(s.stock)
+    hidden["surprise"] = len(s.surprise)
+    hidden["pile"] = 0 if s.pending_pile else s.pile_hidden
+    hidden["pending"] = s.pile_hidden if s.pending_pile else 0
+    return View(
+        seat=seat,
+        team=team,
+        players=s.players,
+        teams=s.teams,
+        hand=tuple(cards_of(s.hands[seat])),
+        hand_sizes=tuple(s.hand_size),
+        melds=tuple({k: tuple(v) for k, v in m.items()} for m in s.melds),
+        red_threes=tuple(tuple(r) for r in s.red_threes),
+        pile_top=s.pile[-1] if s.pile else None,
+        pile_size=len(s.pile),
+        pile_frozen=s.frozen_for(team),
+        stopped=s.top_stops(s.team_of[s.current]),
+        stock_size=len(s.stock),
+        scores=tuple(s.scores),
+        opened=tuple(s.opened),
+        opening_minimum=tuple(s.opening_minimum(t) for t in range(len(s.teams))),
+        opening_points=s.opening_points if s.team_of[s.current] == team else 0,
+        phase=s.phase,
+        current=s.current,
+        actor=s.actor,
+        event_log=s.event_log,
+        rules=s.rules,
+        legal_actions=ViewActions(legal_actions(s) if seat == s.actor else (), s.hands[seat]),
+        known=tuple(_cards(k) for k in s.known),
+        pile=tuple(face_up),
+        pending_pile=tuple(pending),
+        hidden=hidden,
+        table=table,
+        provisional=_provisional(s, seat),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of a counts tuple, in code order (``known`` tuples are shared by the states
+    that follow, so the answer is cached)."""
+    return tuple(c for c, n in enumerate(counts) if n for _ in range(n))
+
+
+# -- taking the hidden cards out -------------------------------------------------------------
+def blank(state: S, seat: int) -> S:
+    """A copy of ``state`` with every card ``seat`` cannot see taken out (see
+    :attr:`View.table`)."""
+    t = state.clone()
+    _blank_fields(t, seat, hide_surprise=True)
+    snap = state.snapshot if state.provisional else None
+    t.snapshot = None
+    if snap is not None:
+        b = snap.clone()
+        # Surprise cards taken since were shown; those still set aside are hidden.
+        _blank_fields(b, seat, hide_surprise=bool(state.surprise))
+        # The seats other than the current player's hold now what they held then; the current
+        # player's hand then is rebuilt from its hand now (see sample()).
+        for p in range(b.players):
+            if p != seat:
+                b.hands[p] = [0] * NUM_CODES
+        drawn = len(snap.stock) - len(state.stock)
+        b.stock = [HIDDEN] * len(state.stock) + _draws(state, seat)
+        assert len(b.stock) == len(state.stock) + drawn
+        t.snapshot = b
+    return t
+
+
+def _blank_fields(t: HandData, seat: int, hide_surprise: bool) -> None:
+    for p in range(t.players):
+        if p != seat:
+            t.hands[p] = list(t.known[p])
+    t.stock = [HIDDEN] * len(t.stock)
+    if hide_surprise:
+        t.surprise = [HIDDEN] * len(t.surprise)
+    if t.pending_pile:
+        t.pending_pile = [HIDDEN] * t.pile_hidden + t.pending_pile[t.pile_hidden:]
+    else:
+        t.pile = [HIDDEN] * t.pile_hidden + t.pile[t.pile_hidden:]
+    t.deck = ()
+    t.event_log = None  # the sample gets this seat's events (see sample())
+
+
+def _draws(state: HandData, seat: int) -> list[int]:
+    """The cards drawn since the snapshot, stock order, hidden from ``seat`` unless it drew
+    them or they were red threes laid out on the table."""
+    snap = state.snapshot
+    assert snap is not None
+    drawn = snap.stock[len(state.stock):]
+    if seat == state.current:
+        return list(drawn)
+    laid_out = not state.rules.red_threes.may_keep_as_stop
+    return [c if laid_out and c in RED3 else HIDDEN for c in drawn]
+
+
+def _provisional(s: HandData, seat: int) -> Provisional | None:
+    snap = s.snapshot if s.provisional else None
+    if snap is None:
+        return None
+    cur = s.current
+    drawn = [0] * NUM_CODES
+    for c in snap.stock[len(s.stock):]:
+        if not (c in RED3 and not s.rules.red_threes.may_keep_as_stop):
+            drawn[c] += 1
+    from_hand = tuple(snap.hands[cur][c] - s.hands[cur][c] + drawn[c] for c in range(NUM_CODES))
+    return Provisional(draws=tuple(_draws(s, seat)), from_hand=from_hand)
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_counts(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
+    deck = make_deck(packs, jokers_per_pack)
+    return tuple(deck.count(c) for c in range(NUM_CODES))
+
+
+def _unseen(t: HandData, seat: int) -> list[int]:
+    """Counts per card code of the cards not visible in the blanked state ``t``."""
+    counts = list(_deck_counts(t.rules.packs(t.players), t.rules.deal.jokers_per_pack))
+    for hand in t.hands:
+        counts = [a - b for a, b in zip(counts, hand, strict=True)]
+    seen = [*t.pile, *t.pending_pile, *t.surprise]
+    for m in t.melds:
+        for cards in m.values():
+            seen.extend(cards)
+    for r in t.red_threes:
+        seen.extend(r)
+    for c in seen:
+        if c != HIDDEN:
+            counts[c] -= 1
+    return counts
+
+
+# -- dealing the hidden cards ----------------------------------------------------------------
+def sample(view: View[S], rng: random.Random) -> S:
+    """See :meth:`View.sample_state`."""
+    t = view.table
+    seat = view.seat
+    unseen = _unseen(t, seat)
+    # Red threes are laid out at once (seed 002: "li mette da parte"), so none hides in a hand
+    # unless the rules let players keep them.
+    reds: list[int] = []
+    if not t.rules.red_threes.may_keep_as_stop:
+        for c in sorted(RED3):
+            reds.extend([c] * unseen[c])
+            unseen[c] = 0
+    pool = [c for c, n in enumerate(unseen) for _ in range(n)]
+    rng.shuffle(pool)
+    places = (t.stock, t.surprise, t.pile, t.pending_pile)
+    slots = sum(1 for cards in places for c in cards if c == HIDDEN)
+    if len(reds) > slots:
+        raise ValueError("the view is inconsistent: more unseen red threes than hidden cards "
+                         "outside the hands")
+    # The red threes take places outside the hands at random; the other cards fill the rest.
+    spots = [HIDDEN] * slots
+    for i in rng.sample(range(slots), len(reds)):
+        spots[i] = reds.pop()
+    for i in range(slots):
+        if spots[i] == HIDDEN:
+            spots[i] = pool.pop()
+    s = t.clone()
+    pos = 0
+
+    def fill(cards: list[int]) -> list[int]:
+        nonlocal pos
+        out = []
+        for c in cards:
+            if c == HIDDEN:
+                out.append(spots[pos])
+                pos += 1
+            else:
+                out.append(c)
+        return out
+
+    s.stock = fill(t.stock)
+    s.surprise = fill(t.surprise)
+    s.pile = fill(t.pile)
+    s.pending_pile = fill(t.pending_pile)
+    for p in range(s.players):
+        if p == seat:
+            continue
+        hand = s.hands[p]
+        for _ in range(s.hand_size[p] - sum(t.hands[p])):
+            if not pool:
+                raise ValueError("the view is inconsistent: too few unseen cards for the "
+                                 "hidden places")
+            hand[pool.pop()] += 1
+    if pool:
+        raise ValueError(f"the view is inconsistent: {len(pool)} unseen cards left over")
+    if t.snapshot is not None:
+        s.snapshot = _sample_snapshot(view, s, rng)
+    # The history as this seat saw it: no card it did not see.
+    log = None
+    for event in view.events:
+        log = push(log, event)
+    s.event_log = log
+    return s
+
+
+def _sample_snapshot(view: View[S], s: HandData, rng: random.Random) -> HandData:
+    """The snapshot of the sampled state ``s``: the same cards where they were before the
+    current player's first provisional meld."""
+    t = view.table
+    b = t.snapshot
+    info = view.provisional
+    assert b is not None and info is not None
+    snap = b.clone()
+    cur = s.current
+    for p in range(s.players):
+        if p not in (view.seat, cur):
+            snap.hands[p] = s.hands[p][:]
+    # The cards the current player drew unseen since, chosen among those it may hold: its
+    # cards the others do not know of, and the cards it has put down since.
+    hidden_draws = sum(1 for c in info.draws if c == HIDDEN)
+    picked: list[int] = []
+    if hidden_draws:
+        candidates = [c for c in range(NUM_CODES)
+                      for _ in range(s.hands[cur][c] - s.known[cur][c] + info.from_hand[c])]
+        picked = rng.sample(candidates, hidden_draws)
+    if cur != view.seat:
+        hand = [s.hands[cur][c] + info.from_hand[c] for c in range(NUM_CODES)]
+        for c in [*picked, *(c for c in info.draws if c != HIDDEN and c not in RED3)]:
+            hand[c] -= 1
+        snap.hands[cur] = hand
+    it = iter(picked)
+    snap.stock = s.stock + [next(it) if c == HIDDEN else c for c in info.draws]
+    # Face-down pile cards and surprise cards are the same physical cards as in ``s``.
+    hid = b.pile_hidden
+    if hid:
+        source = s.pending_pile if (s.pending_pile and not b.pending_pile) else s.pile
+        snap.pile = source[:hid] + snap.pile[hid:]
+    if any(c == HIDDEN for c in snap.surprise):
+        snap.surprise = s.surprise[:]
+    snap.snapshot = None
+    return snap
