@@ -36,6 +36,17 @@ def seeds_dir() -> Path | None:
     return None
 
 
+CASE_RE = re.compile(r'"case": "([a-z_]+)"')
+
+
+def raised_cases() -> set[str]:
+    """Every situation legality names in an error's values (``{"case": ...}``)."""
+    out: set[str] = set()
+    for path in CORE.rglob("*.py"):
+        out.update(CASE_RE.findall(path.read_text("utf-8")))
+    return out
+
+
 def raised_rule_ids() -> set[str]:
     """Every rule id written in a refusal anywhere in canasta/core."""
     out: set[str] = set()
@@ -101,13 +112,17 @@ def test_no_refusal_text_is_left_without_a_rule_raising_it() -> None:
     state_values = refusal_values(rules["le"], State.deal(rules["le"], 4, seed=1))
     keys = {refusal_key(r, rules[x], v) for r in raised_rule_ids() for x in ("le", "lt")
             for v in ({}, state_values)}
-    texts = {k for k in catalogue("en") if k.startswith("refusal.")}
+    cases = raised_cases()
+    texts = {k for k in catalogue("en") if k.startswith("refusal.")
+             and k.rsplit(".", 1)[-1] not in cases}
     assert texts - keys == {"refusal.not_allowed", "refusal.quote"}
 
 
 def test_refusal_texts_need_only_values_the_rules_give() -> None:
     rules = load_preset("international")
-    given_values = set(refusal_values(rules, State.deal(rules, 4, seed=1)))
+    # A situation's text may also show what legality puts in its values (a card, a rank).
+    given_values = set(refusal_values(rules, State.deal(rules, 4, seed=1))) | {
+        "card", "top", "rank"}
     for key, text in catalogue("en").items():
         if key.startswith("refusal.") and key not in ("refusal.not_allowed", "refusal.quote"):
             assert placeholders(text) <= given_values, key
@@ -304,3 +319,23 @@ def test_a_case_named_by_the_engine_picks_its_own_text_where_the_catalogue_has_o
     rules = load_preset("international")
     assert refusal_key("melds.wild_ratio", rules, {"case": "lt"}) == "refusal.melds.wild_ratio.lt"
     assert refusal_key("cards", rules, {"case": "no_such_case"}) == "refusal.cards"
+
+
+def test_every_situation_legality_names_has_a_text_and_no_text_is_left_without_one() -> None:
+    cases = raised_cases()
+    assert {"no_partner", "draw_first", "not_matching"} <= cases  # the scan sees them
+    case_keys = {k.rsplit(".", 1)[-1] for k in catalogue("en") if k.startswith("refusal.")}
+    assert sorted(cases - case_keys) == []
+
+
+def test_a_refusal_in_one_situation_says_which() -> None:
+    rules = load_preset("international")
+    state = State.deal(rules, 4, seed=3)
+    err = _refusal(state, Discard(state.hand_cards(state.actor)[0]))
+    assert err.values["case"] == "draw_first"
+    assert refusal_text(err, rules, "it", state).startswith(
+        "Non consentito: prima pesca dal tallone o prendi il pozzo.")
+    state.apply(Draw())
+    err = _refusal(state, Draw())
+    assert refusal_text(err, rules, "en", state).startswith(
+        "Not allowed: you have already drawn this turn.")

@@ -283,15 +283,17 @@ def verify(s: HandData, action: Action) -> None:
     if s.phase is Phase.ANSWER:
         if not isinstance(action, Answer):
             fail("going_out.ask_partner",
-                       f"seat {s.actor} must answer the partner's question first")
+                       f"seat {s.actor} must answer the partner's question first",
+                 {"case": "must_answer"})
         return
     if isinstance(action, Answer):
-        fail("going_out.ask_partner", "nobody has asked to go out")
+        fail("going_out.ask_partner", "nobody has asked to go out", {"case": "nobody_asked"})
     seat = s.actor
     if s.phase is Phase.DRAW:
         if isinstance(action, Draw):
             if not s.stock:
-                fail("end of stock", "the stock is empty: take the pile or end the hand")
+                fail("end of stock", "the stock is empty: take the pile or end the hand",
+                     {"case": "stock_empty"})
             return
         if isinstance(action, TakePile):
             err = check_take(s, seat, action.cards)
@@ -303,10 +305,11 @@ def verify(s: HandData, action: Action) -> None:
             if err2:
                 raise err2
             return
-        fail("turn order", "first draw from the stock or take the discard pile")
+        fail("turn order", "first draw from the stock or take the discard pile",
+             {"case": "draw_first"})
     # PLAY
     if isinstance(action, (Draw, TakePile)):
-        fail("turn order", "you have already drawn this turn")
+        fail("turn order", "you have already drawn this turn", {"case": "already_drawn"})
     if isinstance(action, EndHand):
         if not s.no_discard:
             fail("end of stock", "the hand ends only when the stock is gone")
@@ -328,7 +331,8 @@ def verify(s: HandData, action: Action) -> None:
                        "there is no unfinished opening to take back")
         if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
             fail("going_out.ask_partner",
-                       "your partner said yes: the answer is binding and you must go out")
+                       "your partner said yes: the answer is binding and you must go out",
+                 {"case": "must_go_out"})
         if s.took_pile and s.lookahead and not take_stranded(s):
             fail("retract after a take",
                  "taking the pile cannot be undone: complete your opening (seed 000: the "
@@ -418,7 +422,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
 def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
     r = s.rules
     if not s.pile:
-        return IllegalActionError("pile", "the discard pile is empty")
+        return IllegalActionError("pile", "the discard pile is empty", {"case": "empty"})
     if r.turn.first_round_no_meld and s.first_round:
         return IllegalActionError("turn.first_round_no_meld",
                                   "nobody takes the pile in the first round (seed 004: "
@@ -431,7 +435,8 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                   "\"impedisce al giocatore successivo di prendere il "
                                   "pozzo\")")
     if IS_WILD[top] or top in RED3:
-        return IllegalActionError("pile", "a wild card on top of the pile cannot be taken")
+        return IllegalActionError("pile", "a wild card on top of the pile cannot be taken",
+                                  {"case": "wild_on_top"})
     if s.stopped_turn:
         return IllegalActionError("pile.canasta_rank_discard_stops",
                                   "this discard matches your side's canasta and stops you")
@@ -441,7 +446,9 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
     for c in cards:
         if not (IS_WILD[c] or RANK[c] == rank):
             return IllegalActionError("pile", f"{card_text(c)} does not go with the top card "
-                                              f"{card_text(top)}")
+                                              f"{card_text(top)}",
+                                      {"case": "not_matching", "card": card_text(c),
+                                       "top": card_text(top)})
     nat = sum(1 for c in cards if not IS_WILD[c])
     wild = len(cards) - nat
     existing = s.melds[team].get(rank)
@@ -649,7 +656,8 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     else:
         rank = ranks.pop() if ranks else WILD_RANK
     if target is not None and target != rank and not (rank == WILD_RANK and target):
-        fail("melds", f"those cards do not go on the meld of {rank_text(target)}")
+        fail("melds", f"those cards do not go on the meld of {rank_text(target)}",
+             {"case": "wrong_meld", "rank": rank_text(target)})
     if target is not None:
         rank = target
     if rank == 3 and any(c in RED3 for c in cards):
@@ -660,7 +668,8 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                    f"your side already has a meld of {rank_text(rank)}: lay off onto it "
                    f"(`lay-off {rank_text(rank)} ...`)", {"rank": rank})
     if target is not None and existing is None:
-        fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto")
+        fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto",
+             {"case": "no_such_meld", "rank": rank_text(rank)})
     out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
                    and len(cards) == s.hands[seat][8] + s.hands[seat][11]
                    and len(cards) + partners_black_threes(s, seat)
@@ -720,7 +729,8 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
         if not probe.is_over and goingout.going_out_plan(probe) is None:
             fail("going_out.ask_partner",
-                       "your partner said yes: you must go out, and this meld would stop you")
+                       "your partner said yes: you must go out, and this meld would stop you",
+                 {"case": "meld_stops_going_out"})
     after = s.hand_size[seat] - len(cards)
     if after == 0 and s.pending_pile:
         # A meld that completes the opening brings the taken pile to hand: not going out.
@@ -814,17 +824,20 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
     if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         fail("going_out.ask_partner",
                    "your partner said yes: the answer is binding and you must go out "
-                   "(seed 002: \"è obbligatorio obbedire alla risposta\")")
+                   "(seed 002: \"è obbligatorio obbedire alla risposta\")",
+             {"case": "must_go_out"})
 
 
 def check_ask(s: HandData, seat: int) -> None:
     g = s.rules.going_out
     if not g.ask_partner:
-        fail("going_out.ask_partner", "asking the partner is not allowed")
+        fail("going_out.ask_partner", "asking the partner is not allowed",
+             {"case": "disabled"})
     if len(s.teams[s.team_of[seat]]) < 2:
-        fail("going_out.ask_partner", "you have no partner to ask")
+        fail("going_out.ask_partner", "you have no partner to ask", {"case": "no_partner"})
     if s.asked:
-        fail("going_out.ask_partner", "you have already asked this turn")
+        fail("going_out.ask_partner", "you have already asked this turn",
+             {"case": "already_asked"})
     if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
         fail("going_out.ask_partner_per_hand",
                    "you may ask only once per hand (seed 003: \"solo una volta per mano\")",
@@ -832,7 +845,7 @@ def check_ask(s: HandData, seat: int) -> None:
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
-                   "with one card left you could not obey a \"no\"")
+                   "with one card left you could not obey a \"no\"", {"case": "one_card"})
 
 
 def going_out_error(s: HandData, seat: int, discard: int | None,
@@ -845,7 +858,8 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
     team = s.team_of[seat]
     if s.answer is False:
         return IllegalActionError("going_out.ask_partner",
-                                  "your partner said no (the answer is binding)")
+                                  "your partner said no (the answer is binding)",
+                                  {"case": "partner_said_no"})
     if s.pending_pile:
         # The pile taken this turn comes to hand only with a complete opening (seed 002:
         # "solo una volta calate le combinazioni di apertura potrà prendere il resto del
