@@ -56,3 +56,22 @@ def test_variants_show_the_target_of_each_player_count() -> None:
     text = " ".join(result.output.split())  # the console wraps long lines
     assert "extends canastone; players 2, 3, 4, 6; target 5000 (6 players: 10000)" in text
     assert load_preset("classic_italian").target(6) == 10_000
+
+
+def test_the_hand_result_carries_the_penalties_the_engine_charged() -> None:
+    # Seed 004: a player told "yes" who then cannot go out is charged 500 ("se dovedeşte că nu
+    # poate"); `canasta score` of the engine's hand result must charge it too (found by the soak
+    # benchmark, case 2:104).
+    rules = load_preset("romanian")
+    for seed in range(400):
+        s = State.deal(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            s.apply(rng.choice(s.legal_actions()))
+        mine = s.score()
+        if not any(label.startswith("Penalty") for sheet in mine for label, _ in sheet.items):
+            continue
+        result = hand_result_from_dict(hand_result_of_state(s))
+        assert [x.items for x in result.score()] == [x.items for x in mine]
+        return
+    raise AssertionError("no random hand with a penalty")

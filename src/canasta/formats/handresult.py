@@ -489,18 +489,10 @@ def hand_result_of_state(state: State) -> dict[str, Any]:
     out.update(rules_header(state.rules))
     out["players"] = state.players
     teams = []
-    for t, seats in enumerate(state.teams):
-        went = state.went_out is not None and state.team_of[state.went_out] == t
-        hand = TeamHand(
-            melds=tuple(tuple(m) for m in state.melds[t].values() if m),
-            red_threes=len(state.red_threes[t]),
-            hands=tuple(tuple(state.hand_cards(s)) for s in seats),
-            went_out=went,
-            concealed=went and state.concealed,
-            score_before=state.scores[t],
-            # the engine's own penalties (going_out.ask_yes_unable_penalty), as custom rows
-            penalties=state.team_hands()[t].penalties,
-        )
+    # The engine's own tables (every player's hand, the penalties it charged, such as seed
+    # 004's 500 for a "yes" not followed by going out), so `canasta score` of the result gives
+    # the engine's score sheet.
+    for t, hand in enumerate(state.team_hands()):
         team = team_hand_to_json(hand, f"team {t + 1}")
         team["red_threes"] = [card_text(c) for c in state.red_threes[t]]
         teams.append(team)
