@@ -451,11 +451,14 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                                      "player acts (and turn.asked is true)")
     elif s.actor != s.current:
         r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
+    # A question and its answer may stand before the draw: a take of the pile given back by
+    # ``retract`` (legality.take_stranded) keeps them, as any retract does; and a question may
+    # be asked during a provisional opening (issue 9 item 6).
     if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
-                                  or s.asked or s.pending_pile):
+                                  or s.pending_pile):
         r.fail(tp, "before the draw nothing of the turn has happened yet")
     if s.provisional:
-        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.OVER):
+        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.ANSWER, Phase.OVER):
             r.fail(sub(tp, "provisional"), "a provisional opening belongs to an unopened side "
                                            "in the play step")
         points = sum(POINTS[c] for c in [c for m in s.melds[current_team].values() for c in m])
