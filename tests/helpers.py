@@ -27,7 +27,7 @@ from canasta.core.cards import (
     rank_of,
 )
 from canasta.core.data import FIELDS
-from canasta.core.events import Drew
+from canasta.core.events import Drew, events_of
 from canasta.core.rules import Rules
 
 RULES = load_preset("international")
@@ -238,6 +238,10 @@ def same_as(state: State, snap: dict[str, Any]) -> bool:
             if (value is None) != (snap[name] is None):
                 return False
             if value is not None and not same_as(value, snap[name]):
+                return False
+        elif name == "event_log":
+            # the same history: the very same log, or equal events (a replayed hand)
+            if value is not snap[name] and events_of(value) != events_of(snap[name]):
                 return False
         elif value != snap[name]:
             return False

@@ -498,6 +498,8 @@ def hand_result_of_state(state: State) -> dict[str, Any]:
             went_out=went,
             concealed=went and state.concealed,
             score_before=state.scores[t],
+            # a player told "yes" who did not go out (going_out.ask_yes_unable_penalty)
+            penalties=state.answer_penalties(t),
         )
         team = team_hand_to_json(hand, f"team {t + 1}")
         team["red_threes"] = [card_text(c) for c in state.red_threes[t]]
