@@ -39,7 +39,7 @@ from canasta.core.cards import (
     rank_of,
     rank_text,
 )
-from canasta.core.melds import SEQUENCE_KEY, classify_meld, is_sequence
+from canasta.core.melds import SEQUENCE_KEY, classify_meld, is_sequence, purity
 from canasta.core.rules import Rules, RulesError
 from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
 from canasta.core.state import State
@@ -374,12 +374,12 @@ def _check_going_out(r: Reader, rules: Rules, players: int,
         r.fail(path, f"a side needs {needed} canasta"
                      f"{'s' if needed > 1 else ''} to go out, this one has "
                      f"{len(canastas)} [going_out.canastas_required]")
-    plain = [k for k in canastas if not k.wild]
-    if g.natural_and_mixed_required and not (any(k.natural for k in plain)
-                                             and any(not k.natural for k in plain)):
+    # How each canasta counts as pure or impure (melds.wild_canasta_kinds: wild ones too).
+    pure = [purity(m, rules) for m, k in zip(melds, kinds, strict=True) if k is not None]
+    if g.natural_and_mixed_required and not (True in pure and False in pure):
         r.fail(path, "a side needs a natural and a mixed canasta to go out (seed 000: \"almeno "
                      "una canasta pura ed una impura\") [going_out.natural_and_mixed_required]")
-    natural = sum(1 for k in plain if k.natural)
+    natural = pure.count(True)
     if g.natural_canastas_required and natural < g.natural_canastas_required:
         r.fail(path, f"a side needs {g.natural_canastas_required} natural canastas to go out "
                      "[going_out.natural_canastas_required]")
@@ -498,8 +498,8 @@ def hand_result_of_state(state: State) -> dict[str, Any]:
             went_out=went,
             concealed=went and state.concealed,
             score_before=state.scores[t],
-            # a player told "yes" who did not go out (going_out.ask_yes_unable_penalty)
-            penalties=state.answer_penalties(t),
+            # the engine's own penalties (going_out.ask_yes_unable_penalty), as custom rows
+            penalties=state.team_hands()[t].penalties,
         )
         team = team_hand_to_json(hand, f"team {t + 1}")
         team["red_threes"] = [card_text(c) for c in state.red_threes[t]]
