@@ -268,6 +268,7 @@ def play_actions(s: HandData, full: FullCheck,
     ``full`` decides the candidates that need a look ahead; ``rare`` yields the candidates
     of the rare rules (sequence canastas, declared red threes), all decided by ``full``."""
     t = _Turn(s)
+    melded = False  # a meld or lay-off was yielded (then a take cannot be given back)
     r = s.rules
     mr = r.melds
     hand = t.hand
@@ -300,6 +301,7 @@ def play_actions(s: HandData, full: FullCheck,
                             continue
                         a: Action = _lay_off(rank, nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
+                            melded = True
                             yield a
         elif n >= t.min_naturals:
             for k in range(t.min_naturals, n + 1):
@@ -312,6 +314,7 @@ def play_actions(s: HandData, full: FullCheck,
                             continue
                         a = _meld(nat[:k] + wild_tab[j][d])
                         if v == SURE or full(s, a):
+                            melded = True
                             yield a
     if mr.wild_melds:
         wild_meld = melds.get(WILD_RANK)
@@ -328,6 +331,7 @@ def play_actions(s: HandData, full: FullCheck,
                 ws = wild_tab[j][d]
                 a = _lay_off(WILD_RANK, ws) if wild_meld is not None else _meld(ws)
                 if v == SURE or full(s, a):
+                    melded = True
                     yield a
     b = hand[8] + hand[11]
     if mr.black_three_meld_going_out:
@@ -344,6 +348,7 @@ def play_actions(s: HandData, full: FullCheck,
                     _first_blacks(hand, k, cards)
                     a = _meld(tuple(cards) + wild_tab[j][d])
                     if v == SURE or full(s, a):
+                        melded = True
                         yield a
     if mr.black_threes_out_of_play and b and (
         b + _partners_blacks(t) >= mr.black_threes_out_of_play
@@ -353,15 +358,20 @@ def play_actions(s: HandData, full: FullCheck,
         a = Meld(tuple(cards))
         v = meld_verdict(t, 3, False, 0, 0, len(cards), 0, 0)
         if v == SURE or (v == ASK and full(s, a)):
+            melded = True
             yield a
     if mr.real_canasta or r.red_threes.may_keep_as_stop:
         for a in rare(s):
             if full(s, a):
+                melded = True
                 yield a
     if r.going_out.ask_partner and _ask_ok(t):
         yield AskPartner()
-    if s.provisional and full(s, Retract()):
-        yield Retract()
+    if s.provisional and not (s.took_pile and s.lookahead and melded):
+        # After a take, retract gives the pile back only when no meld or lay-off is legal
+        # (legality.take_stranded: the melds and lay-offs just generated are exactly those).
+        if full(s, Retract()):
+            yield Retract()
     if s.no_discard:
         yield EndHand()
         return  # red_threes.last_stock_red_three_ends_hand: no discard

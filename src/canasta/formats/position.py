@@ -472,14 +472,13 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                                      "player acts (and turn.asked is true)")
     elif s.actor != s.current:
         r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
-    # A question may stand in the draw step: asked after taking the pile, which a retract then
-    # gave back (the answer still binds for the turn).
+    # A question and its answer may stand before the draw: a take of the pile given back by
+    # ``retract`` (legality.take_stranded) keeps them, as any retract does; and a question may
+    # be asked during a provisional opening (issue 9 item 6).
     if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
                                   or s.pending_pile):
         r.fail(tp, "before the draw nothing of the turn has happened yet")
     if s.provisional:
-        # The question may come after melding (issue 9 item 6), so an opening under way may
-        # wait for the partner's answer.
         if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.ANSWER, Phase.OVER):
             r.fail(sub(tp, "provisional"), "a provisional opening belongs to an unopened side "
                                            "in the play step or while a question waits")
