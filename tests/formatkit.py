@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -85,3 +87,19 @@ def cli(args: list[str], stdin: str | None = None) -> Any:
         _register()
         cli.registered = True  # type: ignore[attr-defined]
     return runner.invoke(app, args, input=stdin)
+
+
+@contextmanager
+def time_limit(seconds: int) -> Iterator[None]:
+    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
+
+    def _fail(*_: object) -> None:
+        raise TimeoutError(f"ran longer than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _fail)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,21 +25,7 @@ from canasta.core.rules import PRESETS, preset_options
 from canasta.core.state import MisdealError
 from canasta.formats.position import PositionError, position_to_dict, state_from_dict
 from canasta.formats.records import RecordError, match_to_record, record_to_match
-from formatkit import random_states, roundtrip
-
-
-@contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    def _fail(*_: object) -> None:
-        raise TimeoutError(f"ran longer than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _fail)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+from formatkit import random_states, roundtrip, time_limit
 
 
 def _finished(preset: str, seed: int, reason: str) -> dict[str, Any]:

@@ -10,10 +10,7 @@ prima carta") and of seed 003 for special upcards ("interratela immediatamente n
 from __future__ import annotations
 
 import dataclasses
-import signal
 import tracemalloc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,23 +32,7 @@ from canasta.core.rules import (
     preset_name,
     preset_options,
 )
-
-
-@contextmanager
-def time_limit(seconds: int) -> Iterator[None]:
-    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
-
-    def _fail(*_: object) -> None:
-        raise TimeoutError(f"ran longer than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, _fail)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
+from formatkit import time_limit
 
 # -- item 14: the examples of the issue --------------------------------------------------------
 
