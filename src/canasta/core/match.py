@@ -128,22 +128,8 @@ class Match:
         return sheets
 
     def _decide_winner(self, state: State) -> int | None:
-        end = self.rules.end
-        target = self.rules.target(self.players)
-        if end.exact_target:
-            reached = [t for t, s in enumerate(self.scores) if s == target]
-        else:
-            reached = [t for t, s in enumerate(self.scores) if s >= target]
-        if end.must_go_out_to_win:
-            out_team = state.team_of[state.went_out] if state.went_out is not None else None
-            reached = [t for t in reached if t == out_team]
-        if not reached:
-            return None
-        best = max(self.scores[t] for t in reached)
-        leaders = [t for t in reached if self.scores[t] == best]
-        # Seed 003: "Se entrambe le squadre superano l'obiettivo ... vince quella con il
-        # punteggio più alto"; an exact tie plays another hand.
-        return leaders[0] if len(leaders) == 1 else None
+        out_team = state.team_of[state.went_out] if state.went_out is not None else None
+        return decide_winner(self.rules, self.players, self.scores, out_team)
 
     def next_hand(self) -> State:
         """Deal the next hand (the deal passes to the next seat).
@@ -158,3 +144,30 @@ class Match:
         self.dealer = (self.dealer + 1) % self.players
         self.state = self._deal()
         return self.state
+
+
+def decide_winner(rules: Rules, players: int, scores: Sequence[int],
+                  out_team: int | None) -> int | None:
+    """The team that wins the match after a hand, or None to play on.
+
+    ``scores`` are the match totals after the hand and ``out_team`` the team that went out
+    (None when nobody did). The target is ``rules.target(players)``: reached exactly where the
+    rules say so (seed 003, Sujo), and only by the team that went out where it must go out to
+    win (seed 004 "Castigatorii sunt cei care ajung primii la 10.000 si inchid jocul"). When
+    several teams reach it, the higher total wins; an exact tie plays another hand.
+    """
+    end = rules.end
+    target = rules.target(players)
+    if end.exact_target:
+        reached = [t for t, s in enumerate(scores) if s == target]
+    else:
+        reached = [t for t, s in enumerate(scores) if s >= target]
+    if end.must_go_out_to_win:
+        reached = [t for t in reached if t == out_team]
+    if not reached:
+        return None
+    best = max(scores[t] for t in reached)
+    leaders = [t for t in reached if scores[t] == best]
+    # Seed 003: "Se entrambe le squadre superano l'obiettivo ... vince quella con il
+    # punteggio più alto"; an exact tie plays another hand.
+    return leaders[0] if len(leaders) == 1 else None

@@ -102,6 +102,23 @@ class ActionRow(Base):
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
 
 
+class ScorepadRow(Base):
+    """A scorepad of a real table (canasta.web.scorepad): its rules and typed hands."""
+
+    __tablename__ = "canasta_scorepads"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+    updated_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+    variant: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    team_size: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    names: Mapped[list[str]] = mapped_column(JSON)
+    # per hand: {"tally": what was typed, "result": its hand result document}
+    hands: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+
 # -- plain data handed to and from the server ------------------------------------------------
 @dataclass
 class SeatData:

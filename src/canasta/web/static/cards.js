@@ -81,11 +81,11 @@ function linkRow(label, url, withOpen = false) {
   input.value = url;
   input.readOnly = true;
   row.appendChild(input);
-  const copy = el("button", "btn small secondary", t("copy"));
+  const copy = el("button", "btn small secondary", t("ui.copy"));
   copy.type = "button";
   copy.addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(url); } catch (err) { input.select(); document.execCommand("copy"); }
-    copy.textContent = t("copied");
+    copy.textContent = t("ui.copied");
   });
   row.appendChild(copy);
   if (withOpen) {

@@ -1,0 +1,321 @@
+"""The scorepad of a real table: ``/scorepad`` in the browser, kept on the server.
+
+A scorekeeper picks the variant, the house rules and the player count, then types each hand
+as a tally (:mod:`canasta.formats.tally`: canastas by kind, red threes, cards by point class or
+as cards, who went out and how, penalties). The tally becomes a hand result document and is
+scored by :func:`canasta.core.scoring.score_hand`, the code of ``canasta score``; each hand's
+document can be downloaded and given to ``canasta score`` as it is. The match is stored in the
+server's database (table ``canasta_scorepads``) under a random id: the link
+``/scorepad/<id>`` reopens it on any device.
+
+HTTP API (JSON)::
+
+    POST   /api/scorepads                    {"variant", "options", "players", "team_size",
+                                              "names"} -> the pad (201)
+    GET    /api/scorepads/{id}               the pad: setup, hands with their sheets, totals
+    POST   /api/scorepads/{id}/hands         {"tally", "preview": bool} -> the pad (or, with
+                                              preview, {"sheets"} without storing)
+    DELETE /api/scorepads/{id}/hands/{n}     remove the last hand (n = its index) -> the pad
+    GET    /api/scorepads/{id}/hands/{n}/result   the hand result document (download)
+
+Errors are ``{"type": "error", "code", "message"}``, and for a tally that no table can match
+also ``"key"``, ``"values"`` and ``"team"`` (an i18n key of ``scorepad.err.*``), from which the
+page writes the message in its own language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from canasta.core.match import decide_winner
+from canasta.core.rules import Rules, RulesError, load_preset
+from canasta.formats.handresult import (
+    HandResultError,
+    hand_result_from_dict,
+    penalty_catalogue,
+)
+from canasta.formats.tally import BLACK3, CLASSES, RED3, TallyError, canasta_kinds, \
+    hand_result_of_tally
+from canasta.web.storage import ScorepadRow, Store, _now
+
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 32_768
+MAX_HANDS = 200
+
+
+class PadError(Exception):
+    """A request refused; nothing stored changes."""
+
+    def __init__(self, code: str, message: str, status: int = 400,
+                 extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+        self.extra = extra or {}
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"type": "error", "code": self.code, "message": self.message,
+                             **self.extra}, status_code=self.status)
+
+
+# -- the match ------------------------------------------------------------------------------
+def _rules(variant: Any, options: Any) -> Rules:
+    if not isinstance(variant, str):
+        raise PadError("malformed", "variant: expected a preset name")
+    if options is not None and not isinstance(options, dict):
+        raise PadError("malformed", "options: expected an object")
+    try:
+        return load_preset(variant, {str(k): str(v) for k, v in (options or {}).items()})
+    except (RulesError, KeyError, ValueError) as exc:
+        raise PadError("bad-rules", str(exc)) from None
+
+
+def _teams(rules: Rules, players: Any, team_size: Any) -> tuple[tuple[int, ...], ...]:
+    if isinstance(players, bool) or not isinstance(players, int) \
+            or players not in rules.deal.player_counts:
+        counts = ", ".join(map(str, rules.deal.player_counts))
+        raise PadError("bad-rules", f"players: {rules.name} is played by {counts}")
+    if team_size is not None and (isinstance(team_size, bool) or not isinstance(team_size, int)):
+        raise PadError("malformed", "team_size: expected a number")
+    try:
+        return rules.teams(players, team_size)
+    except RulesError as exc:
+        raise PadError("bad-rules", str(exc)) from None
+
+
+def setup(rules: Rules, players: int, team_size: int | None) -> dict[str, Any]:
+    """What the page needs to ask for a hand under these rules: the canasta kinds counted
+    apart, the point classes, the named penalties (red threes in hand are typed per player),
+    the teams (seats) and the target."""
+    penalties = [{"name": p.name, "points": p.points, "kind": p.kind}
+                 for p in penalty_catalogue(rules).values() if p.kind != "red_three"]
+    hand_classes = [*CLASSES]
+    if rules.scoring.black_three_in_hand:
+        hand_classes.append(BLACK3)
+    if rules.red_threes.in_hand_penalty:
+        hand_classes.append(RED3)
+    melded_classes = [*CLASSES]
+    if rules.melds.black_three_meld_going_out or rules.melds.black_threes_out_of_play:
+        melded_classes.append(BLACK3)
+    return {
+        "kinds": canasta_kinds(rules),
+        "melded_classes": melded_classes,
+        "hand_classes": hand_classes,
+        "penalties": penalties,
+        "teams": [list(t) for t in rules.teams(players, team_size)],
+        "target": rules.target(players),
+        "concealed_bonus": bool(rules.going_out.concealed_bonus),
+    }
+
+
+def _sheets(result: dict[str, Any], tally: dict[str, Any]) -> list[dict[str, Any]]:
+    """The itemized sheets of a stored hand: scored again from its hand result document, each
+    penalty row named by the penalty the scorekeeper chose (``values.penalty``)."""
+    hand = hand_result_from_dict(result, "scorepad hand")
+    out = []
+    for sheet in hand.score():
+        chosen = [p if isinstance(p, dict) else {"name": p}
+                  for p in tally["teams"][sheet.team].get("penalties", [])]
+        items = []
+        for item in sheet.coded_items():
+            values = dict(item["values"])  # type: ignore[call-overload]
+            if item["code"] == "penalty" and chosen:
+                p = chosen.pop(0)
+                values["penalty"] = p.get("name")
+                values["count"] = p.get("count", 1)
+                if "difference" in p:
+                    values["difference"] = p["difference"]
+                if p.get("name") == "custom":
+                    values["label"] = str(p.get("label", ""))
+            items.append({"code": item["code"], "values": values, "label": item["label"],
+                          "points": item["points"]})
+        out.append({"team": sheet.team, "items": items, "hand_total": sheet.hand_total,
+                    "score_before": sheet.score_before, "score_after": sheet.score_after})
+    return out
+
+
+def _pad_json(row: ScorepadRow) -> dict[str, Any]:
+    rules = _rules(row.variant, row.options)
+    hands = []
+    scores = [0] * len(row.names)
+    winner = None
+    for n, h in enumerate(row.hands):
+        sheets = _sheets(h["result"], h["tally"])
+        scores = [s["score_after"] for s in sheets]
+        went = h["tally"].get("went_out")
+        hands.append({"hand": n, "tally": h["tally"], "sheets": sheets})
+        winner = decide_winner(rules, row.players, scores, went["team"] if went else None)
+    return {
+        "id": row.id, "variant": row.variant, "options": dict(row.options),
+        "players": row.players, "team_size": row.team_size, "names": list(row.names),
+        "setup": setup(rules, row.players, row.team_size),
+        "hands": hands, "scores": scores, "winner": winner,
+    }
+
+
+def score_tally(row: ScorepadRow, tally: Any) -> dict[str, Any]:
+    """The hand result document of ``tally`` as the next hand of the pad.
+
+    Raises:
+        PadError: the tally cannot describe a table (``code`` ``tally``, with the i18n key),
+            or the hand result reader refuses it (``code`` ``table``, its message).
+    """
+    rules = _rules(row.variant, row.options)
+    before = _pad_json(row)["scores"] if row.hands else [0] * len(row.names)
+    try:
+        doc = hand_result_of_tally(rules, row.players, tally, before, row.names, row.options)
+        hand_result_from_dict(doc, "scorepad hand")
+    except TallyError as exc:
+        raise PadError("tally", str(exc), extra={"key": exc.key, "values": exc.values,
+                                                 "team": exc.where}) from None
+    except HandResultError as exc:
+        raise PadError("table", exc.message if hasattr(exc, "message") else str(exc),
+                       extra={"detail": str(exc)}) from None
+    return doc
+
+
+# -- storage --------------------------------------------------------------------------------
+class PadStore:
+    """Scorepads in the server's database (synchronous; called from a worker thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine
+
+    def create(self, row: ScorepadRow) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.add(row)
+
+    def load(self, pad_id: str) -> ScorepadRow:
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(ScorepadRow, pad_id)
+            if row is None:
+                raise PadError("not-found", "there is no such scorepad", 404)
+            s.expunge(row)
+            return row
+
+    def set_hands(self, pad_id: str, hands: list[dict[str, Any]], seen: int) -> None:
+        """Replace the hands, if the pad still has ``seen`` of them (two phones at once)."""
+        with Session(self.engine) as s, s.begin():
+            row = s.get(ScorepadRow, pad_id, with_for_update=True)
+            if row is None:
+                raise PadError("not-found", "there is no such scorepad", 404)
+            if len(row.hands) != seen:
+                raise PadError("stale", "another device changed this scorepad: reload it", 409)
+            row.hands = hands
+            row.updated_at = _now()
+
+
+# -- routes ---------------------------------------------------------------------------------
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise PadError("malformed", "the request is too large")
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise PadError("malformed", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise PadError("malformed", "expected a JSON object")
+    return data
+
+
+def routes(store: Store) -> list[BaseRoute]:
+    """The scorepad's page and API, to mount on the app (``routes += scorepad.routes(store)``)."""
+    pads = PadStore(store)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "scorepad.html")
+
+    async def create(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            rules = _rules(data.get("variant"), data.get("options"))
+            teams = _teams(rules, data.get("players"), data.get("team_size"))
+            names = data.get("names") or []
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise PadError("malformed", "names: expected a list of team names")
+            names = [(names[i].strip()[:40] if i < len(names) else "") or f"team {i + 1}"
+                     for i in range(len(teams))]
+            options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+            row = ScorepadRow(id=secrets.token_urlsafe(12), variant=rules.name,
+                              options=options, players=data["players"],
+                              team_size=data.get("team_size"), names=names, hands=[],
+                              created_at=_now(), updated_at=_now())
+            await asyncio.to_thread(pads.create, row)
+            return JSONResponse(_pad_json(row), status_code=201)
+        except PadError as exc:
+            return exc.response()
+
+    async def get(request: Request) -> Response:
+        try:
+            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
+            return JSONResponse(_pad_json(row))
+        except PadError as exc:
+            return exc.response()
+
+    async def add_hand(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
+            if len(row.hands) >= MAX_HANDS:
+                raise PadError("malformed", f"a scorepad holds at most {MAX_HANDS} hands")
+            tally = data.get("tally")
+            doc = await asyncio.to_thread(score_tally, row, tally)
+            if data.get("preview"):
+                return JSONResponse({"sheets": _sheets(doc, tally)})  # type: ignore[arg-type]
+            seen = len(row.hands)
+            row.hands = [*row.hands, {"tally": tally, "result": doc}]
+            await asyncio.to_thread(pads.set_hands, row.id, row.hands, seen)
+            return JSONResponse(_pad_json(row))
+        except PadError as exc:
+            return exc.response()
+
+    def _hand_no(request: Request, row: ScorepadRow) -> int:
+        try:
+            n = int(request.path_params["n"])
+        except ValueError:
+            raise PadError("malformed", "the hand must be a number") from None
+        if not 0 <= n < len(row.hands):
+            raise PadError("not-found", "there is no such hand", 404)
+        return n
+
+    async def remove_hand(request: Request) -> Response:
+        try:
+            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
+            n = _hand_no(request, row)
+            if n != len(row.hands) - 1:
+                raise PadError("malformed", "only the last hand can be removed")
+            await asyncio.to_thread(pads.set_hands, row.id, row.hands[:-1], len(row.hands))
+            row.hands = row.hands[:-1]
+            return JSONResponse(_pad_json(row))
+        except PadError as exc:
+            return exc.response()
+
+    async def hand_result(request: Request) -> Response:
+        try:
+            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
+            n = _hand_no(request, row)
+        except PadError as exc:
+            return exc.response()
+        return Response(json.dumps(row.hands[n]["result"], indent=1, ensure_ascii=False) + "\n",
+                        media_type="application/json",
+                        headers={"Content-Disposition":
+                                 f'attachment; filename="scorepad-{row.id}-hand{n + 1}.json"'})
+
+    return [
+        Route("/scorepad", page),
+        Route("/scorepad/{pad_id}", page),
+        Route("/api/scorepads", create, methods=["POST"]),
+        Route("/api/scorepads/{pad_id}", get),
+        Route("/api/scorepads/{pad_id}/hands", add_hand, methods=["POST"]),
+        Route("/api/scorepads/{pad_id}/hands/{n}", remove_hand, methods=["DELETE"]),
+        Route("/api/scorepads/{pad_id}/hands/{n}/result", hand_result),
+    ]
