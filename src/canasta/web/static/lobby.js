@@ -72,7 +72,7 @@ function onPlayers() {
   }));
   rows.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { name: i === 0 ? t("ui.you_default") : "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
+    const prev = old[i] || { name: "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
     const row = el("div", "seat-row");
     row.appendChild(el("span", "seat-no", t("ui.seat_n", { n: i + 1 })));
     const name = el("input");

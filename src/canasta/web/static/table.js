@@ -127,8 +127,14 @@ function teamLabel(t_) {
 function entryText(entry) {
   const values = Object.assign({}, entry.values);
   if (entry.seat !== undefined && entry.seat !== null) values.name = seatName(entry.seat);
-  if (entry.team !== undefined && entry.team !== null) values.team = teamLabel(entry.team);
-  return t(entry.key, values);
+  let key = entry.key;
+  if (entry.team !== undefined && entry.team !== null) {
+    values.team = teamLabel(entry.team);
+    // "Your side has opened", "Ann & Bob have opened": the verb agrees with the side
+    const form = entry.team === myTeam() ? ".yours" : V().teams[entry.team].length > 1 ? ".plural" : "";
+    if (form && hasText(key + form)) key += form;
+  }
+  return t(key, values);
 }
 
 // -- rendering --------------------------------------------------------------------------
