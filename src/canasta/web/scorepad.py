@@ -190,8 +190,9 @@ class PadStore:
         self.engine = store.engine
 
     def create(self, row: ScorepadRow) -> None:
-        with Session(self.engine) as s, s.begin():
+        with Session(self.engine, expire_on_commit=False) as s, s.begin():
             s.add(row)
+        # the row stays readable after the commit (it is sent back to the page)
 
     def load(self, pad_id: str) -> ScorepadRow:
         with Session(self.engine, expire_on_commit=False) as s:
