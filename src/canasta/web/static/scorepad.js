@@ -191,7 +191,7 @@ function renderTotals() {
   const box = $("totals");
   box.replaceChildren();
   PAD.scores.forEach((score, i) => {
-    const row = el("div", "total team-" + i);
+    const row = el("div", "pad-total team-" + i);
     row.dataset.team = String(i);
     row.appendChild(el("span", "who", teamName(i)));
     row.appendChild(el("b", "score-value", String(score)));
@@ -338,7 +338,7 @@ function wentOut() {
   return { team, player };
 }
 
-function renderHandForm() {
+function renderHandForm(keepOut = false) {
   $("hand-title").textContent = t("ui.hand_n", { n: PAD.hands.length + 1 });
   const sel = $("went-out");
   const keep = sel.value;
@@ -351,7 +351,8 @@ function renderHandForm() {
     o.value = `${i}:${p}`;
     sel.appendChild(o);
   }));
-  sel.value = [...sel.options].some((o) => o.value === keep) ? keep : "";
+  sel.value = keepOut && [...sel.options].some((o) => o.value === keep) ? keep : "";
+  if (!keepOut) $("concealed").checked = false;
   $("concealed").parentElement.classList.toggle("hidden", !PAD.setup.concealed_bonus);
   const box = $("teams");
   box.replaceChildren();
