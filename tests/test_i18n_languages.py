@@ -105,3 +105,41 @@ def test_penalty_and_scorepad_texts_exist_for_every_named_penalty() -> None:
         cat = catalogue(lang)
         assert sorted(n for n in names if f"penalty.{n}" not in cat) == []
         assert all(f"scorepad.class.{c}" in cat for c in (*CLASSES, "b3", "r3"))
+
+
+def test_english_variant_descriptions_are_the_presets_own() -> None:
+    import json
+    from importlib import resources
+
+    for name in ("international", "canastone", "classic_italian", "brazilian", "romanian"):
+        preset = json.loads(resources.files("canasta.core.presets")
+                            .joinpath(f"{name}.json").read_text("utf-8"))
+        assert catalogue("en")[f"variant.{name}.description"] == preset["description"]
+
+
+HAND = {"format": "canasta-hand-result", "version": 1, "variant": "romanian", "options": {},
+        "teams": [
+            {"melds": [["Ks", "Kh", "Kd", "Kc", "Ks", "Kh", "2c"], "9s 9d JK"], "red_threes": 1,
+             "hands": [[], ["5c", "7d"]], "went_out": True,
+             "penalties": [{"name": "miscount", "difference": 30}]},
+            {"melds": [], "hands": [["Qs"], ["4h", "4d"]],
+             "penalties": [{"name": "wrong_meld_card_kept", "count": 2}]}]}
+
+
+def test_canasta_score_and_rules_speak_the_chosen_language() -> None:
+    import json
+
+    from formatkit import cli
+
+    ro = catalogue("ro")
+    out = cli(["score", "-", "--lang", "ro"], json.dumps(HAND))
+    assert out.exit_code == 0, out.stderr
+    text = out.stdout
+    for key in ("score.mixed_canasta", "score.going_out", "score.melded", "ui.total",
+                "cli.score.match_total", "penalty.miscount", "penalty.wrong_meld_card_kept"):
+        assert ro[key] in text, key
+    assert ro["variant.romanian"] in text and "Penalty" not in text
+    en = cli(["score", "-"], json.dumps(HAND)).stdout
+    assert "Mixed canasta" in en and "Hand total" in en   # English as before
+    pt = cli(["rules", "brazilian", "--lang", "pt"]).stdout
+    assert catalogue("pt")["variant.brazilian.description"][:40] in " ".join(pt.split())

@@ -213,7 +213,8 @@ def register(app: typer.Typer) -> None:
         console.print(i18n.t("rules.seed", lang, seed=info["seed"])
                       + (i18n.t("rules.extends", lang, extends=info["extends"])
                          if info["extends"] else ""))
-        console.print(info["description"])
+        key = f"variant.{rules.name}.description"
+        console.print(i18n.t(key, lang) if i18n.has(key) else info["description"])
         for section in SECTIONS:
             table = Table(title=i18n.section_label(section, lang), title_justify="left",
                           expand=True, pad_edge=False)

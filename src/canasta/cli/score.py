@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from canasta import i18n
 from canasta.core.cards import CardParseError, card_text, parse_cards
 from canasta.core.rules import Rules, RulesError, load_preset, parse_rule_args
 from canasta.core.scoring import ScoreSheet
@@ -39,38 +40,64 @@ from canasta.formats.jsondoc import FormatError
 Reader = Callable[[str], str]
 
 
-def sheet_table(sheet: ScoreSheet, name: str) -> Table:
+def item_texts(sheet: ScoreSheet, lang: str = "en",
+               penalties: Sequence[tuple[str, int, int | str | None]] = ()) -> list[str]:
+    """The sheet's rows in ``lang`` (canasta.i18n ``score.*``, penalties by name as
+    ``penalty.<name>``); English keeps the scorer's own labels."""
+    if lang == "en" or len(sheet.codes) != len(sheet.items):
+        return [label for label, _ in sheet.items]
+    named = list(penalties)
+    out = []
+    for (label, _), (code, values) in zip(sheet.items, sheet.codes, strict=True):
+        if code == "penalty" and named:
+            name, count, extra = named.pop(0)
+            out.append(i18n.t("score.penalty", lang, name=i18n.penalty_text(
+                name, lang, count, extra)))
+        elif code == "penalty":
+            out.append(label)
+        else:
+            out.append(i18n.score_item_text(code, dict(values), lang))
+    return out
+
+
+def sheet_table(sheet: ScoreSheet, name: str, lang: str = "en",
+                penalties: Sequence[tuple[str, int, int | str | None]] = ()) -> Table:
     """One team's itemized sheet: every row, the hand total and the match total."""
     tab = Table(title=name, title_justify="left", min_width=48)
-    tab.add_column("Item")
-    tab.add_column("Points", justify="right")
-    for label, pts in sheet.items:
-        tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+    tab.add_column(i18n.t("cli.score.item", lang))
+    tab.add_column(i18n.t("cli.score.points", lang), justify="right")
+    for text, (_, pts) in zip(item_texts(sheet, lang, penalties), sheet.items, strict=True):
+        tab.add_row(text, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
     tab.add_section()
-    tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
-    tab.add_row(Text("Score before the hand", style="dim"),
+    tab.add_row(Text(i18n.t("ui.total", lang), style="bold"),
+                Text(f"{sheet.hand_total:+d}", style="bold"))
+    tab.add_row(Text(i18n.t("cli.score.before", lang), style="dim"),
                 Text(str(sheet.score_before), style="dim"))
-    tab.add_row(Text("Match total", style="bold"), Text(str(sheet.score_after), style="bold"))
+    tab.add_row(Text(i18n.t("cli.score.match_total", lang), style="bold"),
+                Text(str(sheet.score_after), style="bold"))
     return tab
 
 
-def print_sheets(console: Console, result: HandResult, sheets: Sequence[ScoreSheet]) -> None:
+def print_sheets(console: Console, result: HandResult, sheets: Sequence[ScoreSheet],
+                 lang: str = "en") -> None:
     for sheet in sheets:
-        console.print(sheet_table(sheet, result.names[sheet.team]))
-    summary = Table(title="Hand and match", title_justify="left", min_width=48)
-    summary.add_column("Team")
-    summary.add_column("Hand", justify="right")
-    summary.add_column("Match total", justify="right")
+        named = result.penalty_names[sheet.team] if result.penalty_names else ()
+        console.print(sheet_table(sheet, result.names[sheet.team], lang, named))
+    summary = Table(title=i18n.t("cli.score.summary", lang), title_justify="left", min_width=48)
+    summary.add_column(i18n.t("cli.score.team", lang))
+    summary.add_column(i18n.t("ui.hand", lang), justify="right")
+    summary.add_column(i18n.t("cli.score.match_total", lang), justify="right")
     target = result.rules.target(result.players)
     for sheet in sheets:
         total = Text(str(sheet.score_after))
         if sheet.score_after >= target:
-            total.append(f"  (target {target} reached)", style="bold green")
+            total.append(i18n.t("cli.score.reached", lang, target=target), style="bold green")
         summary.add_row(result.names[sheet.team], f"{sheet.hand_total:+d}", total)
     console.print(summary)
 
 
-def score_file(path: str, as_json: bool, console: Console, err: Console) -> int:
+def score_file(path: str, as_json: bool, console: Console, err: Console,
+               lang: str = "en") -> int:
     """Score one hand result file; 0, or 2 after printing the error."""
     try:
         result = load_hand_result(path)
@@ -82,8 +109,11 @@ def score_file(path: str, as_json: bool, console: Console, err: Console) -> int:
         sys.stdout.write(json.dumps(sheets_to_json(result, sheets), indent=1,
                                     ensure_ascii=False) + "\n")
     else:
-        console.print(Text(f"{result.rules.name}, {result.players} players", style="bold"))
-        print_sheets(console, result, sheets)
+        console.print(Text(i18n.t("cli.score.header", lang,
+                                  variant=i18n.variant_name(result.rules.name, lang)
+                                  if lang != "en" else result.rules.name,
+                                  players=result.players), style="bold"))
+        print_sheets(console, result, sheets, lang)
     return 0
 
 
@@ -104,8 +134,9 @@ class Scorepad:
     """
 
     def __init__(self, rules: Rules | None, players: int | None, console: Console,
-                 read: Reader | None = None) -> None:
+                 read: Reader | None = None, lang: str = "en") -> None:
         self.console = console
+        self.lang = lang
         self.read = read or console.input
         self.rules = rules
         self.players = players
@@ -276,7 +307,7 @@ class Scorepad:
                     self.console.print(Text(f"  Enter {self.names[t]} again.", style="red"))
                     teams[t] = None
         sheets = result.score()
-        print_sheets(self.console, result, sheets)
+        print_sheets(self.console, result, sheets, self.lang)
         self.hands.append([s.hand_total for s in sheets])
         self.totals = [s.score_after for s in sheets]
         self.results.append({"teams": teams})
@@ -285,8 +316,9 @@ class Scorepad:
     def match_table(self) -> Table:
         assert self.rules is not None and self.players is not None
         target = self.rules.target(self.players)
-        tab = Table(title=f"Match sheet (target {target})", title_justify="left")
-        tab.add_column("Hand", justify="right")
+        tab = Table(title=i18n.t("cli.score.match_sheet", self.lang, target=target),
+                    title_justify="left")
+        tab.add_column(i18n.t("ui.hand", self.lang), justify="right")
         for name in self.names:
             tab.add_column(name, justify="right")
         running = [0] * len(self.names)
@@ -351,6 +383,8 @@ def register(app: typer.Typer) -> None:
             "--rule", help="House rule name=value for --interactive (repeatable).")] = None,
         players: Annotated[int | None, typer.Option(
             help="Players for --interactive (asked when left out).")] = None,
+        lang: Annotated[str, typer.Option(
+            help="Language of the score sheet: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
         """Score a finished hand: every bonus, penalty and total, itemized per team."""
         console = Console(highlight=False)
@@ -363,14 +397,15 @@ def register(app: typer.Typer) -> None:
                 except RulesError as exc:
                     err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
                     raise typer.Exit(2) from None
-            raise typer.Exit(Scorepad(rules, players, console).run())
+            raise typer.Exit(Scorepad(rules, players, console,
+                                      lang=i18n.resolve_lang(lang)).run())
         if file is None:
             err.print("[bold red]error:[/] name a hand result file (or - for standard input), "
                       "or use --interactive", highlight=False)
             raise typer.Exit(2)
-        code = score_file(file, as_json, console, err)
+        code = score_file(file, as_json, console, err, i18n.resolve_lang(lang))
         if code:
             raise typer.Exit(code)
 
 
-__all__ = ["Scorepad", "print_sheets", "register", "score_file", "sheet_table"]
+__all__ = ["Scorepad", "item_texts", "print_sheets", "register", "score_file", "sheet_table"]

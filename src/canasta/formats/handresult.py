@@ -203,6 +203,10 @@ class HandResult:
     players: int
     teams: tuple[TeamHand, ...]
     names: tuple[str, ...]
+    #: per team, each penalty row's name, count and difference (``custom`` rows: their
+    #: label as the difference is None), in the order of the sheet's penalty items; front
+    #: ends name the penalty in the reader's language (canasta.i18n ``penalty.<name>``).
+    penalty_names: tuple[tuple[tuple[str, int, int | str | None], ...], ...] = ()
 
     def score(self) -> list[ScoreSheet]:
         """The itemized score sheet of every team (:func:`canasta.scoring.score_hand`)."""
@@ -258,6 +262,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
     hands_out: list[TeamHand] = []
     names: list[str] = []
     went_out_teams = []
+    named: list[tuple[tuple[str, int, int | str | None], ...]] = []
     counted_reds: list[tuple[str, int]] = []  # red threes given as a number
     for i, t in enumerate(teams):
         tp = f"$.teams[{i}]"
@@ -306,8 +311,9 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             if all(hands):
                 r.fail(f"{tp}.hands", "expected an empty hand ([]) for the player who went out")
             _check_going_out(r, rules, players, melds, f"{tp}.went_out")
-        penalties, red_named = _read_penalties(r, t.get("penalties", []), f"{tp}.penalties",
-                                               catalogue, rules)
+        penalties, red_named, row_names = _read_penalties(r, t.get("penalties", []),
+                                                          f"{tp}.penalties", catalogue, rules)
+        named.append(tuple(row_names))
         if red_named and reds_in_hands:
             r.fail(f"{tp}.penalties", "red_three_in_hand is charged for the red threes listed in "
                                       "the hands already: name it only for a red three not "
@@ -327,7 +333,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
         if listed + sum(n for _, n in counted_reds) > deck_reds:
             r.fail(counted_reds[-1][0], f"more red threes on the table than the deck's "
                                         f"{deck_reds}")
-    return HandResult(rules, players, tuple(hands_out), tuple(names))
+    return HandResult(rules, players, tuple(hands_out), tuple(names), tuple(named))
 
 
 def _meld_probe(rules: Rules, n_teams: int) -> State:
@@ -391,9 +397,12 @@ def _check_going_out(r: Reader, rules: Rules, players: int,
 
 
 def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, PenaltyRule],
-                    rules: Rules) -> tuple[list[tuple[str, int]], int]:
-    """The penalty rows and the number of red threes charged as kept in hand."""
+                    rules: Rules) -> tuple[list[tuple[str, int]], int,
+                                           list[tuple[str, int, int | str | None]]]:
+    """The penalty rows, the number of red threes charged as kept in hand, and each row's
+    (name, count, difference or custom label)."""
     rows: list[tuple[str, int]] = []
+    names: list[tuple[str, int, int | str | None]] = []
     reds = 0
     known = ", ".join([*catalogue, CUSTOM])
     for k, item in enumerate(r.list_(raw, path, max_len=50)):
@@ -408,6 +417,7 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
             points = r.int_(r.key(entry, "points", pp), f"{pp}.points", -100_000, 100_000)
             label = r.str_(entry.get("label", "custom penalty"), f"{pp}.label")
             rows.append((label + (f" (x{count})" if count > 1 else ""), points * count))
+            names.append((CUSTOM, count, label))
             continue
         if name not in catalogue:
             r.fail(f"{pp}.name", f"unknown penalty {json.dumps(name)[:40]} for {rules.name}; "
@@ -421,12 +431,14 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
         elif rule.kind == "difference":
             diff = r.int_(r.key(entry, "difference", pp), f"{pp}.difference", 21, 100_000)
             rows.append((f"{rule.description} ({diff} points)", rule.points * diff * count))
+            names.append((name, count, diff))
         else:
             if "difference" in entry:
                 r.fail(f"{pp}.difference", f"{name} takes no difference")
             rows.append((rule.description + (f" (x{count})" if count > 1 else ""),
                          rule.points * count))
-    return rows, reds
+            names.append((name, count, None))
+    return rows, reds, names
 
 
 def hand_result_from_json(text: str, source: str = "hand result") -> HandResult:

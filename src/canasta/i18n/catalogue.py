@@ -123,3 +123,18 @@ def score_item_text(code: str, values: dict[str, Any], lang: str = DEFAULT,
         vals["player"] = player_name or t("score.player_n", lang, n=vals["player"])
     return t(f"score.{code}", lang, **vals)
 
+
+
+def penalty_text(name: str, lang: str = DEFAULT, count: int = 1,
+                 extra: int | str | None = None) -> str:
+    """A penalty of a variant's table (canasta.formats.handresult) for people: its name in
+    ``lang`` (``penalty.<name>``), the difference it multiplies, and how many times; a
+    ``custom`` penalty is its own label (``extra``)."""
+    if name == "custom":
+        text = str(extra) if extra else t("penalty.custom", lang)
+    else:
+        key = f"penalty.{name}"
+        text = t(key, lang) if has(key) else name.replace("_", " ")
+        if isinstance(extra, int):
+            text += f" ({t('scorepad.difference', lang)} {extra})"
+    return text + (f" ×{count}" if count > 1 else "")

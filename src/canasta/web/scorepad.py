@@ -43,8 +43,14 @@ from canasta.formats.handresult import (
     hand_result_from_dict,
     penalty_catalogue,
 )
-from canasta.formats.tally import BLACK3, CLASSES, RED3, TallyError, canasta_kinds, \
-    hand_result_of_tally
+from canasta.formats.tally import (
+    BLACK3,
+    CLASSES,
+    RED3,
+    TallyError,
+    canasta_kinds,
+    hand_result_of_tally,
+)
 from canasta.web.storage import ScorepadRow, Store, _now
 
 STATIC = Path(__file__).with_name("static")
