@@ -51,7 +51,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from canasta import i18n
-from canasta.web import scorepad
+from canasta.web.scorepad import routes as scorepad_routes
 from canasta.web.storage import Store
 from canasta.web.tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
 
@@ -306,7 +306,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         WebSocketRoute("/ws/{table_id}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    routes += scorepad.routes(store)
+    routes += scorepad_routes(store)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.manager = manager
     app.state.store = store
