@@ -75,6 +75,8 @@ async function setLang(lang) {
   localStorage.setItem("canasta.lang", lang);
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  // labels for screen readers too (aria-label="..." names a key in data-i18n-label)
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   document.querySelectorAll(".lang-switch button").forEach((b) => {
     b.classList.toggle("active", b.dataset.lang === lang);
   });

@@ -533,7 +533,9 @@ function renderSheet() {
   }
   box.classList.remove("hidden");
   if (S.match.over && S.match.winner !== null) {
-    $("sheet-title").textContent = t("ui.match_over", { team: teamLabel(S.match.winner) });
+    const w = S.match.winner;
+    const form = w === myTeam() ? ".yours" : V().teams[w].length > 1 ? ".plural" : "";
+    $("sheet-title").textContent = t("ui.match_over" + form, { team: teamLabel(w) });
   } else $("sheet-title").textContent = `${t("ui.score_sheet")} \u2014 ${t("ui.hand_n", { n: S.hand_number + 1 })}`;
   $("sheet-reason").textContent = endReason();
   const body = $("sheet-body");
