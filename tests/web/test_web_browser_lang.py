@@ -206,3 +206,40 @@ def test_the_table_page_speaks_the_chosen_language(server: ServerProcess,
     assert "001" in res and "«" in res   # the seed sentence of classic_italian
     shot(page, "table-desktop-it")
     assert page.errors == []
+
+
+def test_on_a_phone_in_italian_the_action_bar_never_covers_the_hand(
+        server: ServerProcess, browser: Any) -> None:
+    """Issue 13: "on a phone in Italian the second row of cards sits under the fixed action
+    bar". The Italian buttons wrap to two rows; the hand above keeps room for the bar."""
+    status, created = server.request("POST", "/api/tables", {
+        "variant": "classic_italian", "players": 2,
+        "seats": [{"type": "human", "name": "Ada"}, {"type": "bot", "level": "greedy"}]})
+    assert status == 201
+    page = new_page(browser, PHONE, "it-IT")
+    page.goto(server.base + created["seats"][0]["path"])
+    page.wait_for_function("document.body.dataset.myTurn === 'yes'", timeout=20_000)
+    v = page.evaluate("document.body.dataset.version")
+    page.click("[data-action=draw]")
+    page.wait_for_function(f"document.body.dataset.version !== '{v}'")
+    page.locator(".hand .card").first.click(position={"x": 8, "y": 30})
+    page.wait_for_selector("[data-action=discard]")
+    # Whatever the bar's height (two rows of Italian buttons, here made taller still), the
+    # last card scrolled into view stays above it, and so does the end of the page.
+    for extra in (0, 90):
+        page.evaluate(f"document.getElementById('actions').style.paddingTop = '{extra}px'")
+        page.wait_for_timeout(150)
+        page.evaluate("[...document.querySelectorAll('.hand .card')].pop()"
+                      ".scrollIntoView({block: 'end'})")
+        page.wait_for_timeout(150)
+        bar = page.evaluate("document.getElementById('actions').getBoundingClientRect().top")
+        card = page.evaluate("[...document.querySelectorAll('.hand .card')].pop()"
+                             ".getBoundingClientRect().bottom")
+        assert card <= bar, (extra, card, bar)
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        last = page.evaluate("document.querySelector('.side').getBoundingClientRect().bottom")
+        bar = page.evaluate("document.getElementById('actions').getBoundingClientRect().top")
+        assert last <= bar + 1, (extra, last, bar)
+    shot(page, "table-phone-it")
+    assert page.errors == []

@@ -579,6 +579,15 @@ function initTabs() {
 $("sheet-close").addEventListener("click", () => { dismissedSheet = S.hand_number; renderSheet(); });
 $("sheet-next").addEventListener("click", nextHand);
 window.addEventListener("langchange", render);
+// On a phone the action bar is fixed at the bottom; its height (two rows of buttons in Italian
+// or Romanian) is kept as --bar-h so the hand above it is never covered.
+function fitActionBar() {
+  const bar = $("actions");
+  const h = getComputedStyle(bar).position === "fixed" ? bar.offsetHeight : 0;
+  document.documentElement.style.setProperty("--bar-h", `${h}px`);
+}
+if (window.ResizeObserver) new ResizeObserver(fitActionBar).observe($("actions"), { box: "border-box" });
+window.addEventListener("resize", fitActionBar);
 window.addEventListener("hashchange", () => location.reload());
 initI18n().then(async () => {
   await initLangSwitch();
