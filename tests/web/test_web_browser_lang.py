@@ -180,11 +180,12 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
 
 def test_the_table_page_speaks_the_chosen_language(server: ServerProcess,
                                                   browser: Any) -> None:
-    """A refusal, the log and the seats in Italian: no English left on the table."""
+    """A refusal, the log and the seats in Italian: no English left on the table; a side's
+    verb agrees with it (issue 13: "Bot 2 & Bot 4 has opened")."""
     it = catalogue("it")
     status, created = server.request("POST", "/api/tables", {
-        "variant": "classic_italian", "players": 2,
-        "seats": [{"type": "human", "name": "Ada"}, {"type": "bot", "level": "greedy"}]})
+        "variant": "classic_italian", "players": 4,
+        "seats": [{"type": "human", "name": "Ada"}] + [{"type": "bot", "level": "greedy"}] * 3})
     assert status == 201
     page = new_page(browser, DESKTOP, "it-IT")
     page.goto(server.base + created["seats"][0]["path"])
@@ -204,6 +205,10 @@ def test_the_table_page_speaks_the_chosen_language(server: ServerProcess,
     }""")
     assert res.startswith(it["refusal.not_allowed"].split("{")[0])
     assert "001" in res and "«" in res   # the seed sentence of classic_italian
+    opened = page.evaluate("""() => [1, 0].map((team) =>
+        entryText({key: "event.opened", values: {points: 50}, team}))""")
+    assert opened == ["Bot 2 & Bot 4 hanno aperto con 50 punti.",
+                      "La tua squadra ha aperto con 50 punti."]
     shot(page, "table-desktop-it")
     assert page.errors == []
 
