@@ -176,9 +176,10 @@ class _Layout:
     class of the naturals of each natural and mixed canasta fixed."""
 
     def __init__(self, rules: Rules, pool: _Pool, counts: dict[str, int], aces: int,
-                 fill: bool = True, spread: bool = False) -> None:
+                 fill: bool = True, spread: bool = False, rev: bool = False) -> None:
         self.rules = rules
         self.spread = spread  # new melds leave a place for a wild card
+        self.rev = rev
         self.fill = fill  # leftover naturals go onto the canastas first
         self.pool = pool
         self.nat = {"10": counts.get("10", 0), "5": counts.get("5", 0), "A": aces}
@@ -276,17 +277,24 @@ class _Layout:
             self.melds.append(_Meld(cards, cls, True))
 
     # -- the rest of the melded cards -----------------------------------------------------------
-    def onto_canastas(self, cls: str) -> None:
-        for m in self.melds:  # canastas take any number of their rank
+    def onto_canastas(self, cls: str, leave_a_meld: bool = False) -> None:
+        """Canastas take any number of their rank; ``leave_a_meld``: never leave one or two
+        naturals that could then form no meld of their own."""
+        least = self.rules.melds.min_cards
+        for m in self.melds:
             if self.nat[cls] and m.cls == cls and m.canasta:
-                m.cards += self.naturals(cls, m.rank, min(self.nat[cls],
-                                                         self.pool.rank_left(m.rank)))
+                k = self.nat[cls]
+                x = min(k, self.pool.rank_left(m.rank))
+                if leave_a_meld and 0 < k - x < least:
+                    x = max(0, k - least)
+                if x:
+                    m.cards += self.naturals(cls, m.rank, x)
 
     def place_naturals(self, cls: str) -> None:
         mr = self.rules.melds
         size, least = mr.canasta_size, mr.min_cards
         if self.fill:
-            self.onto_canastas(cls)
+            self.onto_canastas(cls, leave_a_meld=True)
         while self.nat[cls] >= least:
             k = self.nat[cls]
             part = min(k, size - 2 if self.spread and size - 2 >= least else size - 1)
@@ -351,6 +359,8 @@ class _Layout:
             if kind.startswith("mixed") and not self.mixed_wilds:
                 self.mixed_wilds = self.share_wilds(sum(1 for k, _ in plan[i:]
                                                         if k.startswith("mixed")))
+                if self.rev:  # pop() takes from the end: the last share goes first
+                    self.mixed_wilds.reverse()
             self.canasta(kind, cls)
         if black_threes:
             blacks = [c for c in BLACK_THREES for _ in range(self.pool.counts[c])]
@@ -384,16 +394,19 @@ def _layouts(rules: Rules, pool: _Pool, kinds: dict[str, int], counts: dict[str,
                              or rules.scoring.mixed_aces_canasta else ["A"])
     twenties = counts.get("20", 0)
     mixed = kinds.get("mixed", 0) + kinds.get("mixed_aces", 0)
-    guess = twenties - max(mixed - counts.get("50", 0), 0)
+    guess = twenties - max(2 * mixed - counts.get("50", 0), 0)  # about two wilds a canasta
     for aces in sorted(range(twenties + 1), key=lambda a: (0 < a < rules.melds.min_cards,
                                                          abs(a - guess))):
-        for fill, spread in ((True, False), (False, False), (True, True)):
+        # the mixed canastas get uneven shares of the wild cards: the larger ones go to the
+        # first canastas of the plan, or (rev) to the last
+        for fill, spread, rev in ((True, False, False), (True, False, True),
+                                  (False, False, False), (True, True, False)):
             for plan in _plans(kinds, classes):
                 if budget[0] <= 0:
                     return
                 budget[0] -= 1
                 trial = _Pool(pool.counts)
-                layout = _Layout(rules, trial, counts, aces, fill, spread)
+                layout = _Layout(rules, trial, counts, aces, fill, spread, rev)
                 try:
                     melds = layout.build(plan, counts.get(BLACK3, 0))
                 except _NoFit as exc:
