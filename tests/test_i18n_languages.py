@@ -143,3 +143,17 @@ def test_canasta_score_and_rules_speak_the_chosen_language() -> None:
     assert "Mixed canasta" in en and "Hand total" in en   # English as before
     pt = cli(["rules", "brazilian", "--lang", "pt"]).stdout
     assert catalogue("pt")["variant.brazilian.description"][:40] in " ".join(pt.split())
+
+
+def test_the_interactive_scorepad_asks_in_the_chosen_language() -> None:
+    from formatkit import cli
+
+    pt = catalogue("pt")
+    lines = ["international", "4", "Ks Kh Kd Kc Ks Kh Kd", "", "1", "talvez", "s", "n", "",
+             "5c 7d", "", "Qs Qh Qd", "", "0", "Js", "4h 4d", "", "n"]
+    out = cli(["score", "-i", "--lang", "pt"], "\n".join(lines) + "\n")
+    assert out.exit_code == 0, out.stdout
+    text = out.stdout
+    assert pt["cli.pad.went_out"].strip() in text and pt["cli.pad.another"] in text
+    assert "'talvez' não é s nem n" in text            # re-asked in Portuguese
+    assert pt["score.going_out"] in text and "+760" in text

@@ -38,6 +38,9 @@ from canasta.formats.handresult import (
 from canasta.formats.jsondoc import FormatError
 
 Reader = Callable[[str], str]
+#: Answers read as yes or no in any of the catalogues' languages.
+YES = frozenset({"y", "yes", "s", "si", "sì", "d", "da", "sim"})
+NO = frozenset({"n", "no", "nu", "não", "nao"})
 
 
 def item_texts(sheet: ScoreSheet, lang: str = "en",
@@ -146,6 +149,10 @@ class Scorepad:
         self.results: list[dict[str, Any]] = []
 
     # prompts ---------------------------------------------------------------------------
+    def t(self, key: str, **values: Any) -> str:
+        """A text of the catalogue in the scorekeeper's language."""
+        return i18n.t(key, self.lang, **values)
+
     def ask(self, prompt: str, default: str = "") -> str:
         shown = f"{prompt} [{default}]: " if default else f"{prompt}: "
         try:
@@ -157,16 +164,17 @@ class Scorepad:
         return answer or default
 
     def say_error(self, message: str) -> None:
-        self.console.print(Text(f"  {message}; please enter it again.", style="red"))
+        self.console.print(Text(self.t("cli.pad.again", message=message), style="red"))
 
     def ask_yes(self, prompt: str, default: bool = False) -> bool:
         while True:
-            answer = self.ask(f"{prompt} (y/n)", "y" if default else "n").lower()
-            if answer in ("y", "yes", "s", "si", "sì", "da"):
+            answer = self.ask(f"{prompt} {self.t('cli.pad.yes_no')}",
+                              self.t("cli.pad.y") if default else self.t("cli.pad.n")).lower()
+            if answer in YES or answer == self.t("cli.pad.y").lower():
                 return True
-            if answer in ("n", "no", "nu"):
+            if answer in NO or answer == self.t("cli.pad.n").lower():
                 return False
-            self.say_error(f"'{answer}' is not y or n")
+            self.say_error(self.t("cli.pad.not_yes_no", answer=answer))
 
     def ask_int(self, prompt: str, default: int, lo: int | None = None,
                 hi: int | None = None) -> int:
@@ -175,10 +183,10 @@ class Scorepad:
             try:
                 value = int(answer)
             except ValueError:
-                self.say_error(f"'{answer}' is not a whole number")
+                self.say_error(self.t("cli.pad.not_a_number", answer=answer))
                 continue
             if (lo is not None and value < lo) or (hi is not None and value > hi):
-                self.say_error(f"{value} is not between {lo} and {hi}")
+                self.say_error(self.t("cli.pad.not_between", value=value, lo=lo, hi=hi))
                 continue
             return value
 
@@ -193,8 +201,7 @@ class Scorepad:
     # setup -----------------------------------------------------------------------------
     def setup(self) -> None:
         while self.rules is None:
-            name = self.ask("Variant (international, canastone, classic_italian, brazilian, "
-                            "romanian)", "international")
+            name = self.ask(self.t("cli.pad.variant"), "international")
             try:
                 self.rules = load_preset(name)
             except RulesError as exc:
@@ -203,21 +210,20 @@ class Scorepad:
         counts = rules.deal.player_counts
         while self.players is None or self.players not in counts:
             if self.players is not None:
-                self.say_error(f"{rules.name} is played by {', '.join(map(str, counts))} "
-                               "players")
+                self.say_error(self.t("cli.pad.played_by", variant=rules.name,
+                                      counts=", ".join(map(str, counts))))
             default = 4 if 4 in counts else counts[0]
-            self.players = self.ask_int("Players", default, 2, 6)
+            self.players = self.ask_int(self.t("ui.players"), default, 2, 6)
         teams = rules.teams(self.players)
-        self.names = [f"Team {t + 1}" for t in range(len(teams))]
+        self.names = [self.t("ui.team_n", n=t + 1) for t in range(len(teams))]
         self.totals = [0] * len(teams)
         catalogue = penalty_catalogue(rules)
-        self.console.print(Text(
-            f"{rules.name}, {self.players} players, {len(teams)} teams; target "
-            f"{rules.target(self.players)}. Cards are typed like Kh 10s Td JK; `quit` ends.",
-            style="bold"))
+        self.console.print(Text(self.t(
+            "cli.pad.intro", variant=rules.name, players=self.players, teams=len(teams),
+            target=rules.target(self.players)), style="bold"))
         if catalogue:
-            self.console.print(Text("Penalties: " + ", ".join(catalogue) + f", {CUSTOM}",
-                                    style="dim"))
+            self.console.print(Text(self.t("cli.pad.penalties_list",
+                                           names=", ".join([*catalogue, CUSTOM])), style="dim"))
 
     # one hand --------------------------------------------------------------------------
     def ask_team(self, t: int, others_out: bool) -> dict[str, Any]:
@@ -225,11 +231,12 @@ class Scorepad:
         rules = self.rules
         per_team = self.players // len(self.names)
         name = self.names[t]
-        self.console.print(Text(f"{name} (match score {self.totals[t]})", style="bold cyan"))
+        self.console.print(Text(self.t("cli.pad.team", name=name, score=self.totals[t]),
+                                style="bold cyan"))
         melds: list[list[str]] = []
-        self.console.print("  Melds, one per line (e.g. Ks Kh Kd 2c); an empty line ends them.")
+        self.console.print(self.t("cli.pad.melds"))
         while True:
-            cards = self.ask_cards(f"  meld {len(melds) + 1}")
+            cards = self.ask_cards(self.t("cli.pad.meld_n", n=len(melds) + 1))
             if not cards:
                 break
             error = self._check_team_part({"melds": [cards]})
@@ -237,23 +244,24 @@ class Scorepad:
                 self.say_error(error)
                 continue
             melds.append(cards)
-        reds = self.ask_int("  Red threes laid out", 0, 0,
+        reds = self.ask_int(self.t("cli.pad.red_threes"), 0, 0,
                             rules.packs(self.players) * 2)
-        went_out = False if others_out else self.ask_yes("  Did this team go out?")
-        concealed = self.ask_yes("  Concealed (in one turn, from the hand)?") if went_out else False
+        went_out = False if others_out else self.ask_yes(self.t("cli.pad.went_out"))
+        concealed = self.ask_yes(self.t("cli.pad.concealed")) if went_out else False
         hands: list[list[str]] = []
         for k in range(per_team):
-            what = "who went out: empty" if went_out and k == 0 else "empty if none"
-            hands.append(self.ask_cards(f"  Cards left in hand, player {k + 1} ({what})"))
+            key = "cli.pad.hand_out" if went_out and k == 0 else "cli.pad.hand"
+            hands.append(self.ask_cards(self.t(key, n=k + 1)))
         penalties: list[Any] = []
         while True:
-            answer = self.ask("  Penalties (names, commas between; `?` lists them)")
+            answer = self.ask(self.t("cli.pad.penalties"))
             if answer == "?":
                 for p in penalty_catalogue(rules).values():
-                    self.console.print(f"    {p.name}: {p.points:+d}"
-                                       f"{' x difference' if p.kind == 'difference' else ''}"
-                                       f" - {p.description}")
-                self.console.print(f"    {CUSTOM} POINTS LABEL: any other penalty")
+                    what = (p.description if self.lang == "en"
+                            else i18n.penalty_text(p.name, self.lang))
+                    times = self.t("cli.pad.x_difference") if p.kind == "difference" else ""
+                    self.console.print(f"    {p.name}: {p.points:+d}{times} - {what}")
+                self.console.print(self.t("cli.pad.custom", custom=CUSTOM))
                 continue
             penalties = _parse_penalties(answer)
             error = self._check_team_part({"penalties": penalties})
@@ -288,7 +296,7 @@ class Scorepad:
 
     def hand(self) -> None:
         number = len(self.hands) + 1
-        self.console.rule(f"Hand {number}")
+        self.console.rule(self.t("ui.hand_n", n=number))
         teams: list[dict[str, Any] | None] = [None] * len(self.names)
         while True:
             for t in range(len(teams)):
@@ -304,7 +312,8 @@ class Scorepad:
                 m = re.search(r"\$\.teams\[(\d+)\]", exc.path + " " + exc.expected)
                 redo = [int(m.group(1))] if m else list(range(len(teams)))
                 for t in redo:
-                    self.console.print(Text(f"  Enter {self.names[t]} again.", style="red"))
+                    self.console.print(Text(self.t("cli.pad.enter_again", name=self.names[t]),
+                                            style="red"))
                     teams[t] = None
         sheets = result.score()
         print_sheets(self.console, result, sheets, self.lang)
@@ -332,7 +341,7 @@ class Scorepad:
             self.setup()
             while True:
                 self.hand()
-                if not self.ask_yes("Another hand?", True):
+                if not self.ask_yes(self.t("cli.pad.another"), True):
                     break
         except _Stop:
             self.console.print()
