@@ -10,6 +10,7 @@ import pytest
 
 from canasta import load_preset
 from canasta.bots import make_bot
+from canasta.core.rules import PRESETS
 from canasta.sim import duplicate
 from canasta.sim.duplicate import (
     DuplicateSetup,
@@ -137,3 +138,23 @@ def test_bad_deals_or_bots_are_refused() -> None:
 def test_a_hand_that_does_not_end_raises() -> None:
     with pytest.raises(RuntimeError, match="did not end in 5 actions"):
         play_deal_pair(DuplicateSetup(INTERNATIONAL, 4, max_actions=5), "random", "random", 0)
+
+
+def _layouts() -> list[tuple[str, int, int | None]]:
+    out = []
+    for name in PRESETS:
+        for n in load_preset(name).deal.player_counts:
+            out += [(name, n, None)] + ([(name, n, 2)] if n == 6 else [])
+    return out
+
+
+@pytest.mark.parametrize("variant, players, team_size", _layouts())
+def test_every_preset_and_player_count_plays_deal_pairs(variant: str, players: int,
+                                                        team_size: int | None) -> None:
+    rules = load_preset(variant)
+    setup = DuplicateSetup(rules, players, seed=2, team_size=team_size)
+    [pair] = run_deal_pairs(setup, "greedy", "random", 1)
+    sides = len(rules.teams(players, team_size))
+    assert [p.seating for p in pair.plays] == seatings(sides)
+    assert len({p.deck for p in pair.plays}) == 1
+    assert all(len(p.scores) == sides and p.hands == 1 and p.actions > 0 for p in pair.plays)
