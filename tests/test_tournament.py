@@ -20,7 +20,13 @@ from canasta.core.actions import Action
 from canasta.core.state import View
 from canasta.formats.jsondoc import schema
 from canasta.sim.duplicate import DuplicateSetup, run_deal_pairs
-from canasta.sim.tournament import TournamentResult, rate_bots, run_tournament, wilson
+from canasta.sim.tournament import (
+    TournamentResult,
+    check_reachable,
+    rate_bots,
+    run_tournament,
+    wilson,
+)
 
 register_commands()
 runner = CliRunner()
@@ -122,7 +128,7 @@ def test_worker_processes_give_the_same_results(two: TournamentResult) -> None:
                          progress=lambda done, total: seen.append((done, total)))
     assert res.to_json() == two.to_json() and res.pairs == two.pairs
     assert (res.where, res.processes) == ("processes", 2)
-    assert seen[-1] == (12, 12) and all(t == 12 for _, t in seen)
+    assert seen[0] == (0, 12) and seen[-1] == (12, 12) and all(t == 12 for _, t in seen)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
@@ -139,6 +145,16 @@ def test_ray_gives_the_same_results(two: TournamentResult,
     local = run_tournament(SETUP, ["greedy", "random"], 2)
     assert res.where == "ray"
     assert res.to_json() == local.to_json() and res.pairs == local.pairs
+
+
+def test_a_ray_address_where_nothing_listens_fails_fast() -> None:
+    pytest.importorskip("ray")
+    with pytest.raises(RuntimeError, match="nothing answers there"):
+        run_tournament(SETUP, ["greedy", "random"], 1, ray="127.0.0.1:1")
+    with pytest.raises(RuntimeError, match="nothing answers there"):
+        check_reachable("ray://127.0.0.1:1")
+    check_reachable("local")  # left to Ray
+    check_reachable("auto")
 
 
 # -- ratings -------------------------------------------------------------------------------

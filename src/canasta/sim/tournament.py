@@ -224,17 +224,37 @@ def _run_local(setup: DuplicateSetup, tasks: list[Task], workers: int,
         for task in tasks:
             tick(play_tasks(setup, [task]))
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         pending = {pool.submit(play_tasks, setup, batch) for batch in _batches(tasks, workers)}
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    tick(fut.result())
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                tick(fut.result())
+    except BaseException:
+        # A failed deal pair or Ctrl-C: drop the batches not started instead of playing them.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """For a Ray address ``host:port`` (or ``ray://host:port``), fail fast when nothing
+    listens there: Ray itself retries a wrong address for minutes. ``local``, ``auto`` and
+    addresses without a port are left to Ray.
+
+    Raises:
+        RuntimeError: the port is not reachable within ``timeout`` seconds.
+    """
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if address in ("local", "auto") or not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RuntimeError(f"ray '{address}': nothing answers there ({exc})") from None
 
 
 def _run_ray(setup: DuplicateSetup, tasks: list[Task], address: str, workers: int | None,
@@ -245,10 +265,15 @@ def _run_ray(setup: DuplicateSetup, tasks: list[Task], address: str, workers: in
         raise ImportError("--ray needs Ray: pip install 'canasta[ray]'") from exc
     started = False
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, log_to_driver=False)
+        check_reachable(address)
+        try:
+            if address == "local":
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
+            raise RuntimeError(f"ray '{address}': could not start or join Ray: "
+                               f"{type(exc).__name__}: {exc}") from exc
         started = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
@@ -288,7 +313,8 @@ def run_tournament(
     Raises:
         ValueError: fewer than two bots, a bot named twice, an unknown bot, ``deals`` < 1,
             ``workers`` < 1, a bad setup (player count, team size).
-        RuntimeError: a deal pair failed (a bot's illegal action, a hand that does not end).
+        RuntimeError: a deal pair failed (a bot's illegal action, a hand that does not end),
+            or Ray could not be started or joined.
         ImportError: openskill (or, with ``ray``, Ray) is not installed.
     """
     names = [b.strip() for b in bots if b.strip()]
@@ -317,6 +343,8 @@ def run_tournament(
         if progress is not None:
             progress(len(results) * plays_per_pair, total)
 
+    if progress is not None:
+        progress(0, total)
     started = time.perf_counter()
     if ray is not None:
         _run_ray(setup, tasks, ray, workers if workers > 1 else None, tick)
