@@ -203,6 +203,7 @@ def test_the_command_prints_writes_json_and_plots(tmp_path: Path) -> None:
         env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     assert "greedy – random" in result.output and "μ − 3σ" in result.output
+    assert "tournament." not in result.output  # no catalogue key left untranslated
     doc = json.loads(out.read_text("utf-8"))
     jsonschema.Draft202012Validator(schema("tournament")).validate(doc)
     expected = run_tournament(SETUP, ["greedy", "random"], 3).to_json()
@@ -216,6 +217,7 @@ def test_the_command_speaks_italian() -> None:
                                  "it"], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output
     assert "Torneo duplicato" in result.output and "Valutazioni" in result.output
+    assert "tournament." not in result.output
 
 
 @pytest.mark.parametrize("bots, deals, message", [
