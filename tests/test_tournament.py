@@ -25,6 +25,7 @@ from canasta.sim.tournament import (
     check_reachable,
     rate_bots,
     run_tournament,
+    split_bot_specs,
     wilson,
 )
 
@@ -218,6 +219,14 @@ def test_the_command_speaks_italian() -> None:
     assert result.exit_code == 0, result.output
     assert "Torneo duplicato" in result.output and "Valutazioni" in result.output
     assert "tournament." not in result.output
+
+
+def test_bot_lists_keep_each_specs_own_parameters() -> None:
+    assert split_bot_specs("greedy, random") == ["greedy", "random"]
+    assert split_bot_specs("expert:time=0.5,playout=hard,hard:seed=3,greedy,") == [
+        "expert:time=0.5,playout=hard", "hard:seed=3", "greedy"]
+    with pytest.raises(ValueError, match="'seed=3' is a parameter, but no bot"):
+        split_bot_specs("seed=3,greedy")
 
 
 @pytest.mark.parametrize("bots, deals, message", [

@@ -25,7 +25,12 @@ from rich.text import Text
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.i18n import languages, resolve_lang, t
 from canasta.sim.duplicate import DuplicateSetup
-from canasta.sim.tournament import TournamentResult, default_workers, run_tournament
+from canasta.sim.tournament import (
+    TournamentResult,
+    default_workers,
+    run_tournament,
+    split_bot_specs,
+)
 
 
 def pairings_table(res: TournamentResult, lang: str) -> Table:
@@ -96,8 +101,9 @@ def register(app: typer.Typer) -> None:
     @app.command("tournament")
     def tournament_cmd(
         bots: Annotated[str, typer.Option(
-            help="Two or more bots, comma-separated (bot specs, e.g. greedy,random or "
-                 "hard:seed=3,medium).")],
+            help="Two or more bots, comma-separated (bot specs: greedy,random or "
+                 "expert:time=0.5,playout=hard,hard:seed=3; a key=value piece belongs to the "
+                 "bot before it).")],
         variant: Annotated[str, typer.Option(help="Rule set.")] = "international",
         players: Annotated[int, typer.Option(help="Players.")] = 4,
         deals: Annotated[int, typer.Option(help="Deal pairs per pairing.")] = 100,
@@ -144,8 +150,8 @@ def register(app: typer.Typer) -> None:
                 def advance(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                res = run_tournament(setup, bots.split(","), deals, workers=n_workers, ray=ray,
-                                     progress=advance)
+                res = run_tournament(setup, split_bot_specs(bots), deals, workers=n_workers,
+                                     ray=ray, progress=advance)
         except (RulesError, ValueError, ImportError, RuntimeError) as exc:
             err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"))
             raise typer.Exit(2) from None

@@ -46,7 +46,7 @@ from canasta.sim.duplicate import DuplicateSetup, PairResult, play_deal_pair, se
 
 __all__ = [
     "PairingResult", "BotRating", "TournamentResult", "wilson", "rate_bots", "run_tournament",
-    "Z95",
+    "split_bot_specs", "Z95",
 ]
 
 #: The two-sided 95% quantile of the standard normal distribution.
@@ -54,6 +54,30 @@ Z95 = 1.959963984540054
 
 #: (pairing number, deal number, bot a, bot b): one deal pair to play.
 Task = tuple[int, int, str, str]
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Bot specs from a comma-separated list, where a spec's own parameters are also
+    separated by commas: a piece ``key=value`` (an ``=`` and no ``:``) continues the spec
+    before it.
+
+    >>> split_bot_specs("expert:time=0.5,playout=hard,hard:seed=3,greedy")
+    ['expert:time=0.5,playout=hard', 'hard:seed=3', 'greedy']
+
+    Raises:
+        ValueError: the list starts with a parameter that belongs to no bot.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece:
+            if not specs:
+                raise ValueError(f"bots: '{piece}' is a parameter, but no bot comes before it")
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
