@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta import MisdealError, State, load_preset, preset_options
-from canasta.core.legality import Phase, reference_legal_actions
+from canasta.core.data import Phase
+from canasta.core.legality import reference_legal_actions
 from test_going_out_exact import rig_hand
 
 PRESETS = ("international", "canastone", "classic_italian", "brazilian", "romanian")

@@ -18,7 +18,8 @@ import random
 
 from canasta import AskPartner, Discard, LayOff, Meld, MisdealError, State, load_preset
 from canasta.core.cards import NUM_CODES
-from canasta.core.legality import IS_WILD, RANK, Phase
+from canasta.core.data import Phase
+from canasta.core.melds import IS_WILD, RANK
 from going_out_greedy import greedy_going_out_plan
 from helpers import deal, legal_texts, play
 

@@ -90,7 +90,7 @@ def check_view(state: State, seat: int, rng: random.Random) -> None:
     assert not differences(blank(sample, seat), view.table)
     again = sample.view(seat)
     for name in View.__dataclass_fields__:
-        if name not in ("table", "event_log"):
+        if name not in ("table", "_log"):
             assert getattr(again, name) == getattr(view, name), name
     assert again.events == view.events
     if not state.rules.red_threes.may_keep_as_stop:
@@ -403,3 +403,34 @@ def test_full_deck_is_every_card_somewhere_in_a_view() -> None:
     deck = make_deck(s.rules.packs(4), s.rules.deal.jokers_per_pack)
     full = [deck.count(c) for c in range(NUM_CODES)]
     assert [a + b for a, b in zip(seen, view.unseen(), strict=True)] == full
+
+
+def test_no_public_field_of_a_view_holds_another_seats_hidden_draw() -> None:
+    """DESIGN.md: "Bots, clients and RL observations are built from views only", so a view's
+    public fields must not reach the real event chain (a bot could read the cards another
+    seat drew from the stock there). The events a view gives are each seat-filtered."""
+    from canasta.core.events import Drew, EventLog
+
+    state = State.deal(load_preset("international"), 4, seed=5)
+    rng = random.Random(5)
+    while not state.is_over and len(state.events) < 40:
+        state.apply(rng.choice(state.legal_actions()))
+    hidden_draws = [e for e in state.events if isinstance(e, Drew) and e.seat != 0]
+    assert hidden_draws, "the hand should have other seats' draws"
+    view = state.view(0)
+
+    def reaches_events(value: object, depth: int = 0) -> bool:
+        if isinstance(value, EventLog) or hasattr(value, "visible_to"):
+            return True
+        if depth < 3 and isinstance(value, (tuple, list)):
+            return any(reaches_events(v, depth + 1) for v in value)
+        if depth < 3 and isinstance(value, dict):
+            return any(reaches_events(v, depth + 1) for v in value.values())
+        return False
+
+    public = [n for n in View.__dataclass_fields__ if not n.startswith("_") and n != "table"]
+    assert not [n for n in public if reaches_events(getattr(view, n))]
+    assert view.table.event_log is None
+    seen = [e for e in view.events if isinstance(e, Drew) and e.seat != 0]
+    assert len(seen) == len(hidden_draws)
+    assert all(e.drawn is None for e in seen), seen[:2]

@@ -10,7 +10,7 @@ from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
 from canasta import Discard, Match, MisdealError, Phase, State, load_preset, parse_action
 from canasta.core.cards import JOKER, make_deck, parse_card
-from canasta.core.legality import going_out_error
+from canasta.core.goingout_rules import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
 
 RULES = load_preset("canastone")

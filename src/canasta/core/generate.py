@@ -1,7 +1,7 @@
 """Fast generation of legal actions: per rank, from the hand's counts, without re-verifying.
 
 :func:`canasta.core.legality.legal_actions` yields the same actions, in the same order, as
-checking every candidate of :func:`canasta.core.legality.play_candidates` and
+checking every candidate of :func:`canasta.core.candidates.play_candidates` and
 ``take_candidates`` with the full checks (``reference_legal_actions``; a differential test
 compares the two on random positions of every preset). The difference is cost: here each
 candidate is decided by arithmetic on counts (the meld's naturals and wild cards before and
@@ -49,7 +49,7 @@ def shape_ok(mr: MeldRules, rank: int, total: int, wilds: int, added_wilds: int,
              wild_meld_unfinished: bool) -> bool:
     """Is a meld of ``rank`` holding ``total`` cards, ``wilds`` of them wild, valid after
     ``added_wilds`` wild cards were added to ``before`` cards on the table? Mirrors
-    ``legality.meld_error`` (``melds.min_cards``, ``min_naturals``, ``max_wilds``,
+    ``meldshape.meld_error`` (``melds.min_cards``, ``min_naturals``, ``max_wilds``,
     ``wild_ratio``, ``wild_melds``, ``black_three_meld_wilds``, ``wilds_on_completed_canasta``,
     ``unfinished_wild_meld_restricts``); ``wild_meld_unfinished`` is whether the side has an
     unfinished wild-card meld."""
@@ -130,7 +130,7 @@ def _first_n(hand: list[int], base: int, k: int) -> list[int]:
 
 def _wild_table(hand: list[int], jokers: int, deuces: int) -> list[list[tuple[int, ...]]]:
     """``table[j][d]``: the canonical wild cards of ``j`` jokers and ``d`` deuces (the
-    first deuces by suit), as in ``legality.wild_choices``."""
+    first deuces by suit), as in ``candidates.wild_choices``."""
     ds = _first_n(hand, 4, deuces)
     return [[(JOKER,) * j + tuple(ds[:d]) for d in range(deuces + 1)]
             for j in range(jokers + 1)]
@@ -239,7 +239,7 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
     if wild and t.nat_only:
         return NO  # opening.naturals_only_at
     if key == WILD_RANK and t.mattoni and added == 3 and jokers >= 2 and wild == 3:
-        return NO  # opening.joker_meld_blocks_mattoni (legality.is_mattoni)
+        return NO  # opening.joker_meld_blocks_mattoni (meldshape.is_mattoni)
     after = t.size - added
     if key == 3 and after > 1 and not out_of_play:
         return NO  # black threes only when going out
@@ -257,7 +257,7 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
 
 
 def _partners_blacks(t: _Turn) -> int:
-    """Mirrors ``legality.partners_black_threes``."""
+    """Mirrors ``candidates.partners_black_threes``."""
     s = t.s
     return sum(s.hands[p][8] + s.hands[p][11] for p in s.teams[t.team] if p != t.seat)
 

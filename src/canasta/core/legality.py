@@ -9,7 +9,7 @@ game) and, where a seed sentence carries the rule, quotes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from canasta.core import generate, goingout, opening, transitions
 from canasta.core.actions import (
@@ -24,9 +24,14 @@ from canasta.core.actions import (
     Retract,
     TakePile,
 )
+from canasta.core.candidates import (
+    meld_key,
+    partners_black_threes,
+    play_candidates,
+    rare_candidates,
+    take_candidates,
+)
 from canasta.core.cards import (
-    BLACK_THREES,
-    JOKER,
     NUM_CODES,
     POINTS,
     WILD_RANK,
@@ -34,36 +39,18 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData, Phase
+from canasta.core.goingout_rules import going_out_error
+from canasta.core.illegal import IllegalActionError as IllegalActionError
+from canasta.core.illegal import fail
 from canasta.core.melds import (
     BLACK3,
-    DEUCES,
     IS_WILD,
     RANK,
     RED3,
     SEQUENCE_KEY,
     is_sequence,
-    purity,
 )
-from canasta.core.melds import meld_key as _meld_key
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow now; the state is unchanged.
-
-    Attributes:
-        rule: the rule broken: a ``Rules`` field path (``melds.min_cards``) or a named rule of
-            the game (``turn order``, ``cards``, ``one meld per rank``, ``going out``, ...).
-        reason: an English sentence (quoting the seed where one carries the rule).
-        values: what broke it, by name (``{"min_cards": 3}``), for message catalogues.
-    """
-
-    def __init__(self, rule: str, message: str,
-                 values: Mapping[str, object] | None = None) -> None:
-        self.rule = rule
-        self.reason = message
-        self.values: dict[str, object] = dict(values or {})
-        super().__init__(f"{message} [{rule}]")
-
+from canasta.core.meldshape import is_mattoni, meld_error
 
 # -- legal actions -------------------------------------------------------------------------
 
@@ -118,144 +105,6 @@ def reference_legal_actions(s: HandData) -> list[Action]:
     return [a for a in play_candidates(s) if check(s, a) is None]
 
 
-def rare_candidates(s: HandData) -> Iterator[Action]:
-    """Candidates of the rare rules, in :func:`play_candidates`'s order: sequence canastas
-    (``melds.real_canasta``) and kept red threes to declare (``red_threes.may_keep_as_stop``).
-    """
-    hand = s.hands[s.actor]
-    if s.rules.melds.real_canasta:
-        yield from sequence_candidates(s, hand)
-    if s.rules.red_threes.may_keep_as_stop:
-        for code in (9, 10):
-            if hand[code]:
-                yield Meld((code,))
-
-
-def pick(hand: list[int], codes: Sequence[int], k: int) -> list[int]:
-    out: list[int] = []
-    for c in codes:
-        take = min(hand[c], k - len(out))
-        out.extend([c] * take)
-        if len(out) == k:
-            break
-    return out
-
-
-def wild_choices(hand: list[int], cap: int) -> list[list[int]]:
-    """Distinct choices of up to ``cap`` wild cards from hand (jokers and deuces differ in
-    points, deuces of different suits do not)."""
-    jokers = hand[JOKER]
-    deuces = sum(hand[c] for c in DEUCES)
-    out: list[list[int]] = []
-    for j in range(min(jokers, cap) + 1):
-        for d in range(min(deuces, cap - j) + 1):
-            out.append([JOKER] * j + pick(hand, DEUCES, d))
-    return out
-
-
-def take_candidates(s: HandData) -> Iterator[TakePile]:
-    if not s.pile:
-        return
-    top = s.pile[-1]
-    rank = RANK[top]
-    if IS_WILD[top] or rank == 3:
-        return
-    hand = s.hands[s.actor]
-    codes = range((rank - 1) * 4, rank * 4)
-    n = sum(hand[c] for c in codes)
-    for k in range(n + 1):
-        nat = pick(hand, codes, k)
-        for wilds in wild_choices(hand, s.rules.melds.max_wilds):
-            yield TakePile(tuple(nat + wilds))
-
-
-def play_candidates(s: HandData) -> Iterator[Action]:
-    seat = s.actor
-    hand = s.hands[seat]
-    team = s.team_of[seat]
-    melds = s.melds[team]
-    mr = s.rules.melds
-    if True:
-        for rank in (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4):
-            codes = range((rank - 1) * 4, rank * 4)
-            n = sum(hand[c] for c in codes)
-            existing = melds.get(rank)
-            if existing is not None:
-                cap = mr.max_wilds - sum(1 for c in existing if IS_WILD[c])
-                for k in range(n + 1):
-                    nat = pick(hand, codes, k)
-                    for wilds in wild_choices(hand, max(cap, 0)):
-                        if nat or wilds:
-                            yield LayOff(rank, tuple(nat + wilds))
-            elif n >= mr.min_naturals:
-                # Only candidates that can pass _meld_error (which still checks them all).
-                for k in range(mr.min_naturals, n + 1):
-                    nat = pick(hand, codes, k)
-                    for wilds in wild_choices(hand, mr.max_wilds):
-                        if k + len(wilds) >= mr.min_cards:
-                            yield Meld(tuple(nat + wilds))
-        if mr.wild_melds:
-            wild_meld = melds.get(WILD_RANK)
-            room = mr.canasta_size - (len(wild_meld) if wild_meld is not None else 0)
-            for wilds in wild_choices(hand, room):
-                if not wilds:
-                    continue
-                if wild_meld is not None:
-                    yield LayOff(WILD_RANK, tuple(wilds))
-                else:
-                    yield Meld(tuple(wilds))
-        b = hand[8] + hand[11]
-        if mr.black_three_meld_going_out:
-            with_wilds = mr.black_three_meld_wilds
-            for k in range(mr.min_naturals if with_wilds else mr.min_cards, b + 1):
-                blacks = pick(hand, BLACK_THREES, k)
-                for wilds in (wild_choices(hand, mr.max_wilds) if with_wilds else [[]]):
-                    if k + len(wilds) >= mr.min_cards:
-                        yield Meld(tuple(blacks + wilds))
-        if mr.black_threes_out_of_play and b and (
-            b + partners_black_threes(s, seat) >= mr.black_threes_out_of_play
-        ):
-            yield Meld(tuple(pick(hand, BLACK_THREES, b)))
-        if mr.real_canasta:
-            yield from sequence_candidates(s, hand)
-        if s.rules.red_threes.may_keep_as_stop:
-            for code in (9, 10):
-                if hand[code]:
-                    yield Meld((code,))
-    if s.rules.going_out.ask_partner:
-        yield AskPartner()
-    yield Retract()
-    yield EndHand()
-    for code in range(NUM_CODES):
-        if hand[code]:
-            yield Discard(code)
-
-
-def partners_black_threes(s: HandData, seat: int) -> int:
-    """Black threes in the hands of ``seat``'s partners: the side puts its black threes out
-    of play together (``melds.black_threes_out_of_play``; S004 "Partenerii se pot intreba
-    intre ei daca au treiari de negru pentru a-i scoate din joc")."""
-    return sum(s.hands[p][8] + s.hands[p][11]
-               for p in s.teams[s.team_of[seat]] if p != seat)
-
-
-def sequence_candidates(s: HandData, hand: list[int]) -> Iterator[Meld]:
-    """Sequence canastas in hand (``melds.real_canasta``): runs of one suit, ace high."""
-    size = s.rules.melds.canasta_size
-    for suit in range(4):
-        for high in range(14, 2 + size, -1):  # ace high, 4 lowest
-            ranks = [1 if v == 14 else v for v in range(high, high - size, -1)]
-            codes = [(r - 1) * 4 + suit for r in ranks]
-            if all(hand[c] for c in codes):
-                yield Meld(tuple(codes))
-
-
-def meld_key(s: HandData, team: int, cards: Sequence[int]) -> int:
-    """Where a new meld of ``cards`` goes in the side's melds (see
-    :func:`canasta.core.melds.meld_key`)."""
-    return _meld_key(s.melds[team], cards)
-
-
 # -- checking ------------------------------------------------------------------------------
 
 
@@ -270,10 +119,6 @@ def check(s: HandData, action: Action) -> str | None:
 
 def is_legal(s: HandData, action: Action) -> bool:
     return check(s, action) is None
-
-
-def fail(rule: str, message: str, values: Mapping[str, object] | None = None) -> None:
-    raise IllegalActionError(rule, message, values)
 
 
 def verify(s: HandData, action: Action) -> None:
@@ -349,74 +194,6 @@ def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
         if need[c] > hand[c]:
             return False
     return True
-
-
-def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int],
-                team: int) -> IllegalActionError | None:
-    """Is ``cards`` (a meld's final content) a valid meld of ``rank``; ``added`` are the new
-    cards (for the completed-canasta rule)."""
-    mr = s.rules.melds
-    wilds = sum(1 for c in cards if IS_WILD[c])
-    naturals = len(cards) - wilds
-    if rank >= SEQUENCE_KEY:
-        return None  # checked whole by is_sequence when laid; closed afterwards
-    if rank == WILD_RANK:
-        if not mr.wild_melds:
-            return IllegalActionError("melds.wild_melds",
-                                      "a meld needs natural cards (seed 002: \"almeno due "
-                                      "naturali\")")
-        if len(cards) < mr.min_cards:
-            return IllegalActionError("melds.min_cards",
-                                      f"a meld needs at least {mr.min_cards} cards",
-                                      {"min_cards": mr.min_cards})
-        if len(cards) > mr.canasta_size:
-            return IllegalActionError("melds.wild_melds",
-                                      f"a wild-card canasta has {mr.canasta_size} cards")
-        return None
-    if len(cards) < mr.min_cards:
-        return IllegalActionError("melds.min_cards",
-                                  f"a meld needs at least {mr.min_cards} cards "
-                                  "(seed 002: \"almeno tre carte\")", {"min_cards": mr.min_cards})
-    if rank == 3:
-        if not wilds:
-            return None
-        if not mr.black_three_meld_wilds:
-            return IllegalActionError("melds.black_three_meld_going_out",
-                                      "a meld of black threes takes no wild cards "
-                                      "[melds.black_three_meld_wilds]")
-        if len(cards) >= mr.canasta_size:
-            return IllegalActionError("melds.black_three_meld_wilds",
-                                      "a mixed canasta of black threes is never allowed "
-                                      "(seed 002: \"non è comunque mai concesso\")")
-    if naturals < mr.min_naturals:
-        return IllegalActionError("melds.min_naturals",
-                                  f"a meld needs at least {mr.min_naturals} natural cards "
-                                  "(seed 002: \"di cui almeno due naturali\")",
-                                  {"min_naturals": mr.min_naturals})
-    if wilds > mr.max_wilds:
-        return IllegalActionError("melds.max_wilds",
-                                  f"a meld may hold at most {mr.max_wilds} wild cards",
-                                  {"max_wilds": mr.max_wilds})
-    if mr.wild_ratio == "lt" and wilds >= naturals:
-        return IllegalActionError("melds.wild_ratio",
-                                  "wild cards must be fewer than natural cards (seed 000: "
-                                  "\"non mai in numero pari o superiore\")")
-    if mr.wild_ratio == "le" and wilds > naturals:
-        return IllegalActionError("melds.wild_ratio",
-                                  "wild cards may not outnumber natural cards")
-    added_wilds = any(IS_WILD[c] for c in added)
-    if added_wilds and not mr.wilds_on_completed_canasta:
-        before = len(cards) - len(added)
-        if before >= mr.canasta_size:
-            return IllegalActionError("melds.wilds_on_completed_canasta",
-                                      "no wild card may be added to a completed canasta")
-    if added_wilds and mr.unfinished_wild_meld_restricts:
-        wm = s.melds[team].get(WILD_RANK)
-        if wm is not None and len(wm) < mr.canasta_size:
-            return IllegalActionError("melds.unfinished_wild_meld_restricts",
-                                      "while your wild-card canasta is unfinished, wild cards "
-                                      "may not go into natural melds (seed 000)")
-    return None
 
 
 def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
@@ -760,15 +537,6 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                        "you may not meld down to one card when you cannot then go out")
 
 
-def is_mattoni(cards: Sequence[int]) -> bool:
-    """Is ``cards`` (one meld as laid) an opening "di mattoni": three jokers, or two jokers and
-    a deuce (seed 000: "Classica è l'apertura con tre Joker o con due Joker e una pinella
-    detta anche «apertura» di «mattoni»")? Any other wild meld is not."""
-    jokers = sum(1 for c in cards if c == JOKER)
-    deuces = sum(1 for c in cards if c in DEUCES)
-    return len(cards) == 3 and jokers + deuces == 3 and jokers >= 2
-
-
 def _as_action(cards: Sequence[int], target: int | None) -> Action:
     return Meld(tuple(cards)) if target is None else LayOff(target, tuple(cards))
 
@@ -846,93 +614,6 @@ def check_ask(s: HandData, seat: int) -> None:
         # With one card a "no" could not be obeyed: any move would go out.
         fail("going_out.ask_partner",
                    "with one card left you could not obey a \"no\"", {"case": "one_card"})
-
-
-def going_out_error(s: HandData, seat: int, discard: int | None,
-                     final_meld: tuple[int, tuple[int, ...]] | None = None
-                     ) -> IllegalActionError | None:
-    """Why ``seat`` may not go out now (with ``discard`` as the last card, or by melding
-    ``final_meld``), or None."""
-    r = s.rules
-    g = r.going_out
-    team = s.team_of[seat]
-    if s.answer is False:
-        return IllegalActionError("going_out.ask_partner",
-                                  "your partner said no (the answer is binding)",
-                                  {"case": "partner_said_no"})
-    if s.pending_pile:
-        # The pile taken this turn comes to hand only with a complete opening (seed 002:
-        # "solo una volta calate le combinazioni di apertura potrà prendere il resto del
-        # pozzo"); going out would leave it nowhere.
-        return IllegalActionError("opening.minimums",
-                                  f"your opening has {s.opening_points} of the "
-                                  f"{s.opening_minimum(team)} points needed to take the "
-                                  "rest of the pile into your hand",
-                                  {"points": s.opening_points,
-                                   "minimum": s.opening_minimum(team)})
-    if s.stopped_turn and r.pile.black_three_stops_going_out and s.pile and (
-        s.pile[-1] in BLACK3
-    ):
-        return IllegalActionError("pile.black_three_stops_going_out",
-                                  "a black three stops you from going out this turn (seed "
-                                  "004: \"nu are voie nici sa inchida\")")
-    if discard is not None:
-        if IS_WILD[discard] and not g.final_discard_may_be_wild:
-            return IllegalActionError("going_out.final_discard_may_be_wild",
-                                      "the last discard may not be a wild card (seed 002: "
-                                      "\"non può essere una carta speciale\")")
-        if discard in BLACK3 and not g.final_discard_may_be_black_three:
-            return IllegalActionError("going_out.final_discard_may_be_black_three",
-                                      "the last discard may not be a black three")
-        if discard in RED3 and not g.final_discard_may_be_black_three:
-            return IllegalActionError("going_out.final_discard_may_be_black_three",
-                                      "a red three kept as a stop card is not a last discard, "
-                                      "like a black three")
-    size = r.melds.canasta_size
-    melds = {k: list(v) for k, v in s.melds[team].items()}
-    if final_meld is not None:
-        rank, cards = final_meld
-        melds.setdefault(rank, []).extend(cards)
-    canastas = [m for k, m in melds.items() if len(m) >= size]
-    needed = r.canastas_required(s.players)
-    if len(canastas) < needed:
-        return IllegalActionError("going_out.canastas_required",
-                                  f"your side needs {needed} canasta"
-                                  f"{'s' if needed > 1 else ''} to go out "
-                                  "(seed 002: \"la coppia deve avere formato almeno una "
-                                  "canasta\")", {"needed": needed})
-    kinds = [purity(m, r) for m in melds.values() if len(m) >= size]
-    if g.natural_and_mixed_required:
-        if not (True in kinds and False in kinds):
-            return IllegalActionError("going_out.natural_and_mixed_required",
-                                      "your side needs a natural and a mixed canasta to go "
-                                      "out (seed 000: \"almeno una canasta pura ed una "
-                                      "impura\")")
-    if g.natural_canastas_required:
-        if kinds.count(True) < g.natural_canastas_required:
-            return IllegalActionError("going_out.natural_canastas_required",
-                                      f"your side needs {g.natural_canastas_required} natural "
-                                      "canastas to go out (seed 000 variant: \"almeno due "
-                                      "canaste pure\")", {"needed": g.natural_canastas_required})
-    if r.melds.unfinished_wild_meld_restricts:
-        wm = melds.get(WILD_RANK)
-        if wm is not None and len(wm) < size:
-            return IllegalActionError("melds.unfinished_wild_meld_restricts",
-                                      "your wild-card canasta is unfinished (seed 000: \"non "
-                                      "può chiudere la smazzata\")")
-    if not s.opened[team]:
-        points = s.opening_points
-        if final_meld is not None:
-            points += sum(POINTS[c] for c in final_meld[1])
-        concealed = s.is_concealed(seat)
-        if points < s.opening_minimum(team) and not (
-            concealed and g.concealed_waives_minimum
-        ) and not (r.opening.canasta_always_opens and canastas):
-            return IllegalActionError("opening.minimums",
-                                      f"your opening has {points} of the "
-                                      f"{s.opening_minimum(team)} points needed",
-                                      {"points": points, "minimum": s.opening_minimum(team)})
-    return None
 
 
 def has_any_action(s: HandData) -> bool:

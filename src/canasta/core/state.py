@@ -30,7 +30,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import TypeAlias, overload
 
-from canasta.core import goingout, legality, transitions
+from canasta.core import candidates, goingout, goingout_rules, legality, transitions
 from canasta.core.actions import (
     ACTION_TYPES,
     Action,
@@ -180,7 +180,7 @@ class State(HandData):
     def _end_if_stock_exhausted(self) -> None:
         """At the start of a turn, with the stock gone and no legal take, the hand ends."""
         if self.phase is Phase.DRAW and not self.stock:
-            takes = legality.take_candidates(self)
+            takes = candidates.take_candidates(self)
             if not any(legality.check_take(self, self.actor, a.cards) is None for a in takes):
                 transitions.end(self, "stock_exhausted")
 
@@ -242,7 +242,7 @@ class State(HandData):
             top_only = legality.top_card_only(self, team, action.cards)
             event = transitions.take_pile(self, seat, action, action.cards, top_only)
             if self.hand_size[seat] == 0 and self.phase is not Phase.OVER:
-                if legality.going_out_error(self, seat, None) is None:
+                if goingout_rules.going_out_error(self, seat, None) is None:
                     transitions.go_out(self, seat)
         elif isinstance(action, Meld):
             if action.cards and all(c in RED3 for c in action.cards):

@@ -112,8 +112,10 @@ class View(Generic[S]):
     phase: Phase
     current: int
     actor: int
-    #: The hand's history (see ``events``).
-    event_log: EventLog | None
+    #: The hand's whole history, other seats' hidden cards included: private, read only
+    #: through ``events`` (what this seat saw), so that no public field of a view holds a
+    #: card the seat cannot know.
+    _log: EventLog | None
     rules: Rules
     legal_actions: tuple[Action, ...]
     known: tuple[tuple[int, ...], ...]
@@ -127,7 +129,7 @@ class View(Generic[S]):
     def events(self) -> tuple[Event, ...]:
         """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
         first; built when asked for."""
-        return tuple(e.visible_to(self.seat) for e in events_of(self.event_log))
+        return tuple(e.visible_to(self.seat) for e in events_of(self._log))
 
     def unseen(self) -> list[int]:
         """Counts per card code of the cards this seat cannot see (in ``hidden``'s places)."""
@@ -190,7 +192,7 @@ def make_view(state: S, seat: int) -> View[S]:
         phase=s.phase,
         current=s.current,
         actor=s.actor,
-        event_log=s.event_log,
+        _log=s.event_log,
         rules=s.rules,
         legal_actions=ViewActions(legal_actions(s) if seat == s.actor else (), s.hands[seat]),
         known=tuple(_cards(k) for k in s.known),

@@ -13,7 +13,7 @@ from typing import Any
 
 from canasta.core import events as ev
 from canasta.core.actions import ActionParseError, action_from_json, action_to_json
-from canasta.core.cards import card_text
+from canasta.core.cards import NUM_CODES, card_text
 from canasta.core.scoring import ScoreSheet
 from canasta.formats.jsondoc import Reader, sub
 
@@ -33,25 +33,42 @@ _CARD_LISTS = frozenset(("cards", "drawn", "red_threes", "pile", "surprise", "to
 _CARDS = frozenset(("top", "card"))
 
 
+#: Card text by code, so writing a card is one index (events hold many cards).
+_TEXT = tuple(card_text(c) for c in range(NUM_CODES))
+
+# How each field is written, per event class, worked out once (events are written by the
+# thousand when positions are saved): a kind by field name; _PLAIN fields are copied as they
+# are, tuples as lists.
+_LIST, _CARD, _HANDS, _ACTION, _SCORES, _PLAIN = range(6)
+_KIND_OF = {"hands": _HANDS, "action": _ACTION, "scores": _SCORES,
+            **{n: _LIST for n in _CARD_LISTS}, **{n: _CARD for n in _CARDS}}
+_FIELDS: dict[type[Any], tuple[dataclasses.Field[Any], ...]] = {
+    cls: tuple(dataclasses.fields(cls)) for cls in EVENT_TYPES.values()}
+_PLAN: dict[type[Any], tuple[tuple[str, int], ...]] = {
+    cls: tuple((f.name, _KIND_OF.get(f.name, _PLAIN)) for f in fields)
+    for cls, fields in _FIELDS.items()}
+
+
 def event_to_json(event: ev.Event) -> dict[str, Any]:
     """JSON form of an event (see the module docstring)."""
     out: dict[str, Any] = {"type": _NAME_OF[type(event)]}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name in _CARD_LISTS:
-            out[f.name] = None if value is None else [card_text(c) for c in value]
-        elif f.name in _CARDS:
-            out[f.name] = card_text(value)
-        elif f.name == "hands":
-            out[f.name] = [None if h is None else [card_text(c) for c in h] for h in value]
-        elif f.name == "action":
-            out[f.name] = None if value is None else action_to_json(value)
-        elif f.name == "scores":
-            out[f.name] = [_sheet_json(sheet) for sheet in value]
+    text = _TEXT
+    for name, kind in _PLAN[type(event)]:
+        value = getattr(event, name)
+        if kind == _LIST:
+            out[name] = None if value is None else [text[c] for c in value]
+        elif kind == _CARD:
+            out[name] = text[value]
+        elif kind == _HANDS:
+            out[name] = [None if h is None else [text[c] for c in h] for h in value]
+        elif kind == _ACTION:
+            out[name] = None if value is None else action_to_json(value)
+        elif kind == _SCORES:
+            out[name] = [_sheet_json(sheet) for sheet in value]
         elif isinstance(value, tuple):
-            out[f.name] = list(value)
+            out[name] = list(value)
         else:
-            out[f.name] = value
+            out[name] = value
     return out
 
 
@@ -66,7 +83,7 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         r.fail(sub(path, "type"), "expected an event type: " + ", ".join(EVENT_TYPES))
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = {f.name: f for f in _FIELDS[cls]}
     r.only_keys(obj, {"type", *fields}, path)
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():

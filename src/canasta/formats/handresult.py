@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from canasta.core import legality
+from canasta.core import meldshape
 from canasta.core.cards import (
     BLACK_THREES,
     RED_THREES,
@@ -364,7 +364,7 @@ def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: s
             r.fail(path, "expected black threes")
         if not (rules.melds.black_three_meld_going_out or rules.melds.black_threes_out_of_play):
             r.fail(path, "black threes are never melded [melds.black_three_meld_going_out]")
-    err = legality.meld_error(probe, key, cards, (), team)
+    err = meldshape.meld_error(probe, key, cards, (), team)
     if err is not None:
         r.fail(path, f"{err.reason} [{err.rule}]")
     return key

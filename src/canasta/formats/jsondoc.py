@@ -20,6 +20,8 @@ from canasta.core.rules import SECTIONS, Rules, RulesError, load_preset
 #: Variant names that may be looked up as preset files (no path tricks, no odd characters).
 _VARIANT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,40}$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: Card code by its written text (``card_text``), the fast path of :meth:`Reader.cards`.
+_CODE_OF = {card_text(c): c for c in range(NUM_CODES)}
 #: Largest deck a document may describe (4 packs of 52 plus generous jokers).
 MAX_DECK = 260
 #: Rules already built from a document's rule keys (building them is slow; they are immutable).
@@ -165,7 +167,12 @@ class Reader:
                     self.fail(path, str(exc))
             return out
         items = self.list_(value, path, max_len=max_len)
-        return [self.card(c, sub(path, i)) for i, c in enumerate(items)]
+        out = []
+        for i, c in enumerate(items):
+            # The written form is looked up directly; anything else goes through parse_card.
+            code = _CODE_OF.get(c) if isinstance(c, str) else None
+            out.append(self.card(c, sub(path, i)) if code is None else code)
+        return out
 
     def rules(self, data: dict[str, Any], path: str = "$") -> Rules:
         """The rules of a document: ``variant`` and ``options``, and when present the complete
@@ -275,12 +282,12 @@ def count_text(counts: dict[int, int]) -> str:
 
 
 #: The JSON Schema files shipped in ``canasta/formats/schemas`` (docs/formats.md).
-SCHEMAS = ("card", "action", "position", "hand_result", "record")
+SCHEMAS = ("card", "action", "position", "hand_result", "record", "tournament")
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of a format: ``card``, ``action``, ``position``, ``hand_result`` or
-    ``record``.
+    """The JSON Schema of a format: ``card``, ``action``, ``position``, ``hand_result``,
+    ``record`` or ``tournament`` (``canasta tournament --json``).
 
     Raises:
         ValueError: an unknown name.

@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from canasta.core import legality
+from canasta.core import meldshape
 from canasta.core.actions import Action, ActionParseError, parse_action
 from canasta.core.cards import (
     BLACK_THREES,
@@ -457,7 +457,7 @@ def _check_table(r: Reader, s: State, path: str) -> None:
                 r.fail(mpath, "black threes are never melded [melds.black_three_meld_going_out]")
             if rank >= SEQUENCE_KEY and any(is_wild(c) for c in cards):
                 r.fail(mpath, "a sequence canasta holds natural cards only")
-            err = legality.meld_error(s, rank, cards, (), t)
+            err = meldshape.meld_error(s, rank, cards, (), t)
             if err is not None:
                 r.fail(mpath, f"{err.reason} [{err.rule}]")
         provisional_here = s.provisional and t == current_team
