@@ -81,6 +81,10 @@ def test_counts_that_no_table_can_match_are_refused_by_name() -> None:
     with pytest.raises(TallyError) as err:
         hand_result_of_tally(rules, 4, {"teams": [team(hands=["Kx"]), team()]}, [0, 0])
     assert err.value.key == "scorepad.err.cards"
+    with pytest.raises(TallyError) as err:  # typed: three kings of hearts in two packs
+        hand_result_of_tally(rules, 4, {"teams": [team(hands=["Kh Kh", "Kh"]), team()]},
+                             [0, 0])
+    assert err.value.key == "scorepad.err.deck" and err.value.where == 0
 
 
 def test_a_typed_hand_scores_as_canasta_score_would() -> None:
