@@ -24,8 +24,8 @@ Melded counts include the cards of the canastas. Hand counts may also give ``b3`
 and ``r3`` (red threes kept in hand). Standard library only.
 
 The cards are found by :mod:`canasta.formats.meldlayout`. Raises :class:`TallyError` (with a
-message key of the ``scorepad.err.*`` catalogue family and
-its values) when the counts cannot describe a table; the hand result reader checks the rest.
+message key of the ``scorepad.err.*`` catalogue family and its values) when the counts cannot
+describe a table; the hand result reader checks the rest.
 """
 
 from __future__ import annotations
