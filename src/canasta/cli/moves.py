@@ -216,10 +216,16 @@ def _ordered(actions: Sequence[Action]) -> list[Action]:
                                                if isinstance(a, k)))
 
 
+#: What the one-letter moves of the menu's first line do.
+TURN_WORDS = {"s": "draw", "t": "take the pile", "a": "ask partner", "r": "retract",
+              "e": "end the hand", "y": "yes", "n": "no"}
+
+
 @dataclass(frozen=True)
 class MenuLine:
-    """One line of the grouped menu: a label (``meld 9``, ``lay off on K``, ``discard``)
-    and the short forms of its moves."""
+    """One line of the grouped menu: a label (``meld 9:``, ``on K:`` for the lay-offs on a
+    meld, ``discard:``) and its moves: the cards to type after ``m``, ``l RANK`` or ``d``;
+    on the first line (kind ``turn``) the short forms with their meaning, ``s (draw)``."""
 
     label: str
     moves: tuple[str, ...]
@@ -232,7 +238,7 @@ def grouped_menu(view: View) -> list[MenuLine]:
     legal = view.legal_actions
     own = view.melds[view.team]
     lines: list[MenuLine] = []
-    first = [short_text(a) for a in legal
+    first = [f"{short_text(a)} ({TURN_WORDS[short_text(a)[0]]})" for a in legal
              if isinstance(a, (Draw, TakePile, EndHand, AskPartner, Retract, Answer))]
     if first:
         lines.append(MenuLine("", tuple(first), "turn"))
@@ -250,12 +256,12 @@ def grouped_menu(view: View) -> list[MenuLine]:
     for key in sorted(melds, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[1:])
                       for a in sorted(melds[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(f"m {rank_text(key)}", moves, "meld"))
+        lines.append(MenuLine(f"meld {rank_text(key)}:", moves, "meld"))
     for key in sorted(offs, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[2:])
                       for a in sorted(offs[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(f"l {rank_text(key)}", moves, "lay-off"))
+        lines.append(MenuLine(f"on {rank_text(key)}:", moves, "lay-off"))
     discards = sorted({a.card for a in legal if isinstance(a, Discard)}, key=sort_key)
     if discards:
-        lines.append(MenuLine("d", tuple(card_text(c) for c in discards), "discard"))
+        lines.append(MenuLine("discard:", tuple(card_text(c) for c in discards), "discard"))
     return lines

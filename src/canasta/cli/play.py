@@ -188,7 +188,7 @@ class Game:
     def show_menu(self) -> None:
         """The legal moves grouped: draws and takes, one line per meld rank, the discards."""
         for line in moves.grouped_menu(self.session.view):
-            label = Text(f"  {line.label:<5}" if line.label else "  ", style="cyan")
+            label = Text(f"  {line.label} " if line.label else "  ", style="cyan")
             label.append("  ·  ".join(line.moves) if line.kind != "discard"
                          else " ".join(line.moves))
             self.console.print(label, overflow="fold")

@@ -1,0 +1,507 @@
+"""The full-screen table of ``canasta play`` (a Textual app): a fixed layout redrawn in place
+that fits 80×24 and grows with the terminal.
+
+From the top: the hand and the match score; the discard pile with what taking it needs now
+(:func:`canasta.cli.explain.pile_lines`); both sides' melds beside the players (cards held
+and each one's last move); the person's hand (sorted by rank or suit, the cards just drawn
+marked ``*``, ranks that can be melded now highlighted) with "you can go out" and the points
+melded; whose turn it is; the legal moves grouped (one line per meld rank, one for the
+discards); the last messages; the input line, which completes the short forms of the legal
+moves (→ accepts). Bots move one at a time, ``speed`` seconds apart, or on Enter (``step``).
+
+All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
+passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Footer, Input, RichLog, Static
+
+from canasta.cli import explain, moves, render
+from canasta.cli.render import CardStyle, card_label, cards_label
+from canasta.cli.session import Session
+from canasta.core.actions import LayOff, Meld
+from canasta.core.cards import JOKER, POINTS, rank_of, rank_text, sort_key
+from canasta.core.events import action_of
+from canasta.core.melds import classify_meld
+from canasta.core.state import View
+from canasta.i18n import describe_event, t
+
+__all__ = ["TableApp", "run_table"]
+
+
+# -- what each part of the screen shows (pure: view -> Rich text) -------------------------------
+
+def title_text(session: Session) -> Text:
+    match = session.match
+    view = session.view
+    out = Text()
+    out.append(f"Hand {session.hand_number}", style="bold")
+    out.append(f" · {match.rules.name.replace('_', ' ')} to "
+               f"{match.rules.target(match.players)} │ ")
+    for i, name in enumerate(session.team_names):
+        if i:
+            out.append(" · ")
+        out.append(f"{name} {view.scores[i]}", style="bold" if i == view.team else "")
+    out.append(f" │ Stock {view.stock_size}")
+    return out
+
+
+def pile_text(view: View, style: CardStyle, lang: str) -> Text:
+    out = Text()
+    out.append("Pile ", style="bold")
+    if view.pile_top is None or not view.pile_size:
+        out.append(explain.pile_lines(view, lang)[0], style="dim")
+        return out
+    out.append_text(card_label(view.pile_top, style))
+    out.append(f" ({view.pile_size})  ")
+    lines = explain.pile_lines(view, lang)
+    frozen = view.pile_frozen or view.table.pile_frozen or view.rules.pile.always_frozen
+    out.append(lines[0], style="bold cyan" if frozen else "")
+    if len(lines) > 1:
+        out.append(" " + " ".join(lines[1:]), style="dim")
+    return out
+
+
+def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -> Text:
+    kind = classify_meld(cards, view.rules)
+    label = rank_text(key)
+    if kind is not None:
+        return Text(f"[{label}×{len(cards)} {kind.label}]",
+                    style="bold green" if kind.natural else "green")
+    chip = Text(f"{label}: ", style="bold")
+    chip.append_text(cards_label(sorted(cards, key=sort_key), style=style))
+    return chip
+
+
+def melds_text(view: View, names: list[str], team_names: list[str], style: CardStyle,
+               lang: str) -> RenderableType:
+    """Both sides' melds, the seat's side first: a header line (opening, canastas, red
+    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``)."""
+    size = view.rules.melds.canasta_size
+    parts: list[RenderableType] = []
+    order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
+    for team in order:
+        melds = {k: m for k, m in view.melds[team].items() if m}
+        head = Text(team_names[team], style="bold underline" if team == view.team else "bold")
+        if view.opened[team]:
+            head.append("  open", style="green")
+        else:
+            head.append(f"  needs {view.opening_minimum[team]}", style="yellow")
+            if view.opening_points and view.current in view.teams[team]:
+                head.append(f" ({view.opening_points} laid)", style="bold yellow")
+        canastas = sum(1 for m in melds.values() if len(m) >= size)
+        if canastas:
+            head.append(f"  canastas {canastas}", style="green")
+        if view.red_threes[team]:
+            head.append("  red 3s ")
+            head.append_text(cards_label(view.red_threes[team], style=style))
+        pts = sum(POINTS[c] for m in melds.values() for c in m)
+        head.append(f"  melded {pts}", style="dim")
+        parts.append(head)
+        if not melds:
+            parts.append(Text("  no melds yet", style="dim"))
+            continue
+        chips = Text("  ")
+        for i, key in enumerate(sorted(melds, key=_meld_order)):
+            if i:
+                chips.append("   ")
+            chips.append_text(_meld_chip(key, melds[key], view, style))
+        parts.append(chips)
+    return Group(*parts)
+
+
+def _meld_order(key: int) -> tuple[int, int]:
+    return (99, 0) if key == 0 else (60, key) if key >= 100 else sort_key((key - 1) * 4)
+
+
+def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -> Text:
+    """Each player: cards held, and the last move in words (on its own line up to four
+    players; beside the name, cut short, with more)."""
+    last = explain.last_moves(view, names, team_names, lang)
+    out = Text()
+    for seat in range(view.players):
+        if seat:
+            out.append("\n")
+        mark = "▶ " if seat == view.actor and view.phase.value != "over" else "  "
+        out.append(mark, style="bold yellow")
+        out.append(f"{names[seat]} ", style="bold")
+        out.append(f"{view.hand_sizes[seat]} cards", style="dim")
+        out.append("\n    " if view.players <= 4 else ": ")
+        out.append(last[seat], style="" if last[seat] != "-" else "dim")
+    return out
+
+
+def playable_ranks(view: View) -> set[int]:
+    """Ranks of the hand that a legal meld or lay-off uses now."""
+    out: set[int] = set()
+    for a in view.legal_actions:
+        if isinstance(a, (Meld, LayOff)):
+            out.update(rank_of(c) for c in a.cards if c != JOKER)
+    return out
+
+
+def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) -> Text:
+    out = Text()
+    out.append(f"Your hand ({len(view.hand)}, by {style.sort}): ", style="bold")
+    out.append_text(render.hand_label(view.hand, style, marked=gained,
+                                      playable=playable_ranks(view)))
+    out.append("\n")
+    if explain.can_go_out(view):
+        out.append("★ " + t("play.go_out", lang) + "  ", style="bold green")
+    out.append(explain.points_line(view, lang), style="dim")
+    return out
+
+
+def menu_text(view: View, width: int = 78, max_lines: int = 5) -> Text:
+    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``."""
+    lines = moves.grouped_menu(view)
+    out = Text()
+    shown = lines if len(lines) <= max_lines else lines[:max_lines - 1]
+    for i, line in enumerate(shown):
+        if i:
+            out.append("\n")
+        row = Text()
+        row.append(f"{line.label} " if line.label else "", style="bold cyan")
+        sep = " " if line.kind == "discard" else " · "
+        body = sep.join(line.moves)
+        room = width - len(row.plain)
+        if len(body) > room:
+            body = body[:max(room - 2, 0)].rsplit(" ", 1)[0] + " …"
+        row.append(body)
+        out.append_text(row)
+    if len(shown) < len(lines):
+        out.append(f"\n… {len(lines) - len(shown)} more lines: type help", style="dim")
+    return out
+
+
+# -- screens --------------------------------------------------------------------------------------
+
+class TextScreen(ModalScreen[None]):
+    """A page of text (help, the hand's log); any key closes it."""
+
+    BINDINGS = [Binding("escape,enter,q,space", "close", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > Static { width: 90%; height: auto; max-height: 90%; border: round $accent;
+                          background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, body: RenderableType) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[bool]):
+    """The hand's score sheets and the match totals; Enter deals the next hand (True),
+    q leaves (False)."""
+
+    BINDINGS = [Binding("enter,space", "next", "Next hand"), Binding("q", "leave", "Quit")]
+    DEFAULT_CSS = """
+    ResultScreen { align: center middle; }
+    ResultScreen > Static { width: 100%; height: auto; max-height: 100%; background: $panel; }
+    """
+
+    def __init__(self, body: RenderableType) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body)
+
+    def action_next(self) -> None:
+        self.dismiss(True)
+
+    def action_leave(self) -> None:
+        self.dismiss(False)
+
+
+def result_text(session: Session) -> RenderableType:
+    """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
+    match, state = session.match, session.state
+    rec = match.record
+    reason = rec.end_reason.replace("_", " ")
+    if state.went_out is not None:
+        reason += f" ({session.names[state.went_out]}{', concealed' if state.concealed else ''})"
+    parts: list[RenderableType] = [Text(f"Hand {session.hand_number} ends: {reason}.",
+                                        style="bold")]
+    sheets = Table.grid(padding=(0, 3))
+    row = []
+    for sheet in rec.sheets:
+        tab = Table.grid(padding=(0, 1))
+        tab.add_column()
+        tab.add_column(justify="right")
+        tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
+        for label, pts in sheet.items:
+            tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+        tab.add_row(Text("Hand", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
+        row.append(tab)
+    for _ in row:
+        sheets.add_column()
+    sheets.add_row(*row)
+    parts.append(sheets)
+    parts.append(render.totals_table(match.scores, session.team_names,
+                                     match.rules.target(match.players), session.hand_number))
+    if match.winner is not None:
+        parts.append(Text(f"{session.team_names[match.winner]} win the match! (q: quit)",
+                          style="bold green"))
+    else:
+        parts.append(Text("Enter: next hand · q: quit", style="dim"))
+    return Group(*parts)
+
+
+# -- the app --------------------------------------------------------------------------------------
+
+class TableApp(App[None]):
+    """The table. Args: the session, ``speed`` (seconds between bots' moves), ``step`` (a
+    bot moves on Enter), the card style (symbols, four colours, hand order)."""
+
+    TITLE = "canasta"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $boost; }
+    #pile { height: auto; max-height: 3; }
+    #middle { height: 1fr; min-height: 6; }
+    #melds { width: 1fr; height: 100%; overflow-y: auto; }
+    #seats { width: 32; height: 100%; border-left: vkey $primary-darken-2; padding-left: 1;
+             text-wrap: nowrap; text-overflow: ellipsis; }
+    #hand { height: auto; max-height: 4; background: $boost; }
+    #turn { height: 1; }
+    #menu { height: auto; max-height: 5; color: $text; }
+    #messages { height: 2; scrollbar-size: 0 0; }
+    #prompt { height: 1; border: none; padding: 0 1; background: $boost; }
+    """
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("f2", "sort", "Sort"),
+        Binding("f3", "colours", "4 colours"),
+        Binding("f4", "hint", "Hint"),
+        Binding("f5", "log", "Log"),
+        Binding("ctrl+q", "leave", "Quit"),
+    ]
+
+    def __init__(self, session: Session, *, speed: float = 0.8, step: bool = False,
+                 style: CardStyle | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.speed = speed
+        self.step = step
+        self.card_style = style or CardStyle(symbols=True)
+        self.shown = len(session.state.events)
+        self.waiting_result = False
+        self.bot_scheduled = False
+        self.quit_message = ""
+
+    # layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="pile")
+        with Horizontal(id="middle"):
+            yield Static(id="melds")
+            yield Static(id="seats")
+        with Vertical(id="bottom", classes="-auto"):
+            yield Static(id="hand")
+            yield Static(id="turn")
+            yield Static(id="menu")
+            yield RichLog(id="messages", max_lines=200, wrap=True, markup=False)
+            yield Input(id="prompt", placeholder="a move (m 9 9 JK · d Kc · s · t), hint, "
+                                                 "help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#bottom").styles.height = "auto"
+        self.redraw()
+        self.query_one("#prompt", Input).focus()
+        self.advance()
+
+    # drawing ---------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        s = self.session
+        view = s.view
+        lang = s.lang
+        self.query_one("#title", Static).update(title_text(s))
+        self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
+        self.query_one("#melds", Static).update(
+            melds_text(view, s.names, s.team_names, self.card_style, lang))
+        self.query_one("#seats", Static).update(seats_text(view, s.names, s.team_names, lang))
+        self.query_one("#hand", Static).update(
+            hand_text(view, s.gained, self.card_style, lang))
+        turn = explain.turn_line(view, s.names, lang)
+        if self.step and s.bot_to_act():
+            turn += "  (Enter: next move)"
+        self.query_one("#turn", Static).update(Text(turn, style="bold"))
+        width = max(self.size.width - 2, 40)
+        menu = menu_text(view, width) if s.human_to_act() else Text("")
+        self.query_one("#menu", Static).update(menu)
+        prompt = self.query_one("#prompt", Input)
+        prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
+                                           else [], case_sensitive=False)
+
+    def say(self, line: str | Text, style: str = "") -> None:
+        text = line if isinstance(line, Text) else Text(line, style=style)
+        self.query_one("#messages", RichLog).write(text)
+
+    def flush_log(self) -> None:
+        s = self.session
+        events = s.state.events
+        for event in events[self.shown:]:
+            line = describe_event(event, s.human, s.lang, s.names, s.team_names)
+            if line:
+                self.say(line, "" if action_of(event) is not None else "italic")
+        self.shown = len(events)
+
+    # the flow --------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """After any change: let the bots move (paced or stepped), or end the hand."""
+        s = self.session
+        if s.state.is_over:
+            self.end_of_hand()
+        elif s.bot_to_act() and not self.step and not self.bot_scheduled:
+            self.bot_scheduled = True
+            if self.speed > 0:
+                self.set_timer(self.speed, self.bot_move)
+            else:
+                self.call_later(self.bot_move)
+
+    def bot_move(self) -> None:
+        self.bot_scheduled = False
+        s = self.session
+        if not s.bot_to_act():
+            return
+        _, failure = s.play_bot()
+        if failure:
+            self.say(failure, "red")
+        self.flush_log()
+        self.redraw()
+        self.advance()
+
+    def end_of_hand(self) -> None:
+        if self.waiting_result:
+            return
+        self.waiting_result = True
+        self.flush_log()
+        self.session.finish_hand()
+        self.redraw()
+        self.push_screen(ResultScreen(result_text(self.session)), self.after_result)
+
+    def after_result(self, go_on: bool | None) -> None:
+        self.waiting_result = False
+        s = self.session
+        if not go_on or s.match.winner is not None:
+            self.action_leave()
+            return
+        s.next_hand()
+        self.shown = 0
+        self.query_one("#messages", RichLog).clear()
+        self.say(f"Hand {s.hand_number} is dealt.", "bold")
+        self.flush_log()
+        self.redraw()
+        self.advance()
+
+    @on(Input.Submitted, "#prompt")
+    def typed(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        s = self.session
+        low = line.lower()
+        if not line:
+            if self.step and s.bot_to_act():
+                self.bot_move()
+            return
+        if low in ("quit", "q", "exit"):
+            self.action_leave()
+            return
+        if low in ("help", "?"):
+            self.action_help()
+            return
+        if low == "sort":
+            self.action_sort()
+            return
+        if low == "log":
+            self.action_log()
+            return
+        if low == "pile":
+            for text in explain.pile_lines(s.view, s.lang):
+                self.say(text)
+            return
+        if not s.human_to_act() and low not in ("why",):
+            self.say("Not your turn yet" + (": press Enter for the next move." if self.step
+                                             else "."), "yellow")
+            return
+        self.say(Text("> " + line, style="dim"))
+        reply = s.submit(line)
+        style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
+            reply.kind, "")
+        for text in reply.lines:
+            self.say(text, style)
+        if reply.kind == "played":
+            self.flush_log()
+        self.redraw()
+        self.advance()
+
+    # keys ------------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        from canasta.cli.play import help_text
+
+        keys = Text("Keys: F1 help · F2 sort by rank/suit · F3 four colours · F4 hint · F5 the "
+                    "hand's log · → completes a move · Ctrl+Q quit (saved with --save)",
+                    style="dim")
+        self.push_screen(TextScreen(Group(help_text(), keys)))
+
+    def action_sort(self) -> None:
+        st = self.card_style
+        self.card_style = CardStyle(st.symbols, st.four_colour,
+                                    "suit" if st.sort == "rank" else "rank")
+        self.redraw()
+
+    def action_colours(self) -> None:
+        st = self.card_style
+        self.card_style = CardStyle(st.symbols, not st.four_colour, st.sort)
+        self.redraw()
+
+    def action_hint(self) -> None:
+        reply = self.session.hint()
+        for text in reply.lines:
+            self.say(text, "green")
+
+    def action_log(self) -> None:
+        s = self.session
+        lines = [line for e in s.state.events
+                 if (line := describe_event(e, s.human, s.lang, s.names, s.team_names))]
+        self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
+
+    def action_leave(self) -> None:
+        s = self.session
+        if s.save is not None:
+            s.autosave()
+            self.quit_message = f"Saved to {s.save}. Resume with: canasta play --resume {s.save}"
+        else:
+            self.quit_message = "Bye. (Use --save PATH to keep a game for later.)"
+        self.exit()
+
+
+def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
+              style: CardStyle | None = None) -> None:
+    """Play ``session`` on the full-screen table until the match ends or the person quits."""
+    app = TableApp(session, speed=speed, step=step, style=style)
+    app.run()
+    if app.quit_message:
+        print(app.quit_message)
