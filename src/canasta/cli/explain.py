@@ -34,7 +34,7 @@ def pile_lines(view: View, lang: str = "en") -> list[str]:
     if rules.turn.first_round_no_meld and table.first_round:
         out.append(t("play.pile.first_round", lang))
     if view.stopped and view.phase is Phase.DRAW:
-        out.append(t("play.pile.stopped", lang))
+        return [*out, t("play.pile.stopped", lang)]  # how to take it does not matter now
     frozen_all = table.pile_frozen or pile.always_frozen
     if frozen_all:
         key = "play.pile.frozen_always" if pile.always_frozen else "play.pile.frozen_all"

@@ -242,8 +242,8 @@ def grouped_menu(view: View) -> list[MenuLine]:
              if isinstance(a, (Draw, TakePile, EndHand, AskPartner, Retract, Answer))]
     if first:
         lines.append(MenuLine("", tuple(first), "turn"))
-    melds: dict[int, list[Action]] = {}
-    offs: dict[int, list[Action]] = {}
+    melds: dict[int, list[Meld]] = {}
+    offs: dict[int, list[LayOff]] = {}
     for a in legal:
         if isinstance(a, Meld):
             melds.setdefault(meld_key(own, a.cards), []).append(a)

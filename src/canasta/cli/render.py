@@ -307,6 +307,12 @@ def legal_moves(actions: Sequence[Action]) -> Columns:
 _PLAYER_RE = re.compile(r"\bplayer (\d+)")
 
 
+def name_players(label: str, players: Sequence[str]) -> str:
+    """A score item's ``player 1``, ``player 2`` ... replaced by the names in ``players``."""
+    return _PLAYER_RE.sub(lambda m: players[int(m.group(1)) - 1]
+                          if 0 < int(m.group(1)) <= len(players) else m.group(0), label)
+
+
 def score_sheet_table(sheet: ScoreSheet, title: str,
                       players: Sequence[str] | None = None) -> Table:
     """One team's itemized sheet for one hand; ``players`` names the team's players whose
@@ -316,11 +322,7 @@ def score_sheet_table(sheet: ScoreSheet, title: str,
     tab.add_column("Points", justify="right")
     for label, pts in sheet.items:
         if players:
-            label = _PLAYER_RE.sub(
-                lambda m: players[int(m.group(1)) - 1]
-                if 0 < int(m.group(1)) <= len(players) else m.group(0),
-                label,
-            )
+            label = name_players(label, players)
         tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
     tab.add_section()
     tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))

@@ -23,7 +23,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Input, RichLog, Static
@@ -186,6 +186,44 @@ def menu_text(view: View, width: int = 78, max_lines: int = 5) -> Text:
     return out
 
 
+HELP_MOVES = (
+    ("s", "draw from the stock"),
+    ("t  t 7 7", "take the pile (two 7s)"),
+    ("m 9 9 JK", "meld (9 = any nine)"),
+    ("l 9 9h", "lay off on your 9s"),
+    ("d Kc", "discard (last card: out)"),
+    ("a  y  n", "ask partner; answer"),
+    ("r", "retract a short opening"),
+    ("e", "end the hand (no stock)"),
+)
+HELP_COMMANDS = (
+    ("hint", "suggested moves (F4)"),
+    ("undo", "undo this turn's melds"),
+    ("why", "the rule's own words"),
+    ("pile", "what the pile needs"),
+    ("log", "the hand so far (F5)"),
+    ("sort", "rank or suit (F2)"),
+    ("F3", "four colours"),
+    ("quit", "save, leave (Ctrl+Q)"),
+)
+
+
+def help_table() -> RenderableType:
+    """The moves and commands in two columns (fits 80×24)."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(no_wrap=True, width=8)
+    grid.add_column(ratio=1)
+    grid.add_column(no_wrap=True, width=4)
+    grid.add_column(ratio=1)
+    for (m, mw), (c, cw) in zip(HELP_MOVES, HELP_COMMANDS, strict=True):
+        grid.add_row(Text(m, style="bold cyan"), mw, Text(c, style="bold cyan"), cw)
+    head = Text("Type a move (→ completes it) or a command; undo needs --undo.", style="bold")
+    notes = Text("Cards: A K Q J 10 … 2 (T = 10) and a suit s h d c; JK is a joker. Keys: F1 "
+                 "help · F2 sort · F3 four colours · F4 hint · F5 log · Ctrl+Q quit.",
+                 style="dim")
+    return Group(head, grid, notes)
+
+
 # -- screens --------------------------------------------------------------------------------------
 
 class TextScreen(ModalScreen[None]):
@@ -194,8 +232,8 @@ class TextScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,enter,q,space", "close", "Close")]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
-    TextScreen > Static { width: 90%; height: auto; max-height: 90%; border: round $accent;
-                          background: $panel; padding: 0 1; }
+    TextScreen > VerticalScroll { width: 100%; height: auto; max-height: 90%;
+                                  border: round $accent; background: $panel; padding: 0 1; }
     """
 
     def __init__(self, body: RenderableType) -> None:
@@ -203,7 +241,8 @@ class TextScreen(ModalScreen[None]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body)
+        with VerticalScroll():
+            yield Static(self.body)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -249,8 +288,10 @@ def result_text(session: Session) -> RenderableType:
         tab.add_column()
         tab.add_column(justify="right")
         tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
+        counted = [session.names[p] for p in match.teams[sheet.team] if p != state.went_out]
         for label, pts in sheet.items:
-            tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+            tab.add_row(render.name_players(label, counted),
+                        Text(f"{pts:+d}", style="red" if pts < 0 else ""))
         tab.add_row(Text("Hand", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
         row.append(tab)
     for _ in row:
@@ -459,12 +500,7 @@ class TableApp(App[None]):
 
     # keys ------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        from canasta.cli.play import help_text
-
-        keys = Text("Keys: F1 help · F2 sort by rank/suit · F3 four colours · F4 hint · F5 the "
-                    "hand's log · → completes a move · Ctrl+Q quit (saved with --save)",
-                    style="dim")
-        self.push_screen(TextScreen(Group(help_text(), keys)))
+        self.push_screen(TextScreen(help_table()))
 
     def action_sort(self) -> None:
         st = self.card_style
