@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -233,3 +234,47 @@ def test_help_opens_over_the_table_and_closes() -> None:
         assert app.screen is app.screen_stack[0]
 
     drive(app, (80, 24), script)
+
+
+def test_canasta_play_in_a_terminal_opens_the_table_and_saves_on_quit(tmp_path: Path) -> None:
+    """The real command in a pseudo-terminal of 80×24: the full-screen table comes up (not
+    the line mode), and Ctrl+Q leaves it, saving the match."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import sys
+    import termios
+    import time
+
+    save = tmp_path / "g.json"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command itself
+        os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+        os.execv(sys.executable, [sys.executable, "-c", "from canasta.cli import main; main()",
+                                  "play", "--seed", "3", "--speed", "0", "--save", str(save)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    out = b""
+
+    def read_until(marker: bytes, seconds: float) -> bool:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return marker in out
+            if marker in out:
+                return True
+        return False
+
+    try:
+        assert read_until(b"Your hand", 20), out[-500:]
+        assert b"\x1b[?1049h" in out  # the alternate screen: the table redraws in place
+        os.write(fd, b"\x11")  # Ctrl+Q
+        assert read_until(b"Saved to", 10), out[-500:]
+    finally:
+        os.waitpid(pid, 0)
+    assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
