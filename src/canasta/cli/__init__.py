@@ -14,9 +14,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from canasta.cli import play, replay, rules_cmd, score, serve, simulate
+    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate
 
-    for module in (play, simulate, rules_cmd, score, replay, serve):
+    for module in (play, simulate, rules_cmd, score, replay, serve, hint):
         module.register(app)
 
 
