@@ -4,8 +4,9 @@ search at a small budget, each with short reasons a player can read.
 ``suggest(view, n=3, budget=0.4)`` returns :class:`Suggestion` values, best first. Their
 ``value`` is an estimate in points of the hand (the seat's side minus the best other side)
 *relative to the baseline*, the move the playout policy (the plain heuristic) would play
-there: 0 for that move, +40 for a move the search finds 40 points better on average over the
-sampled deals, -25 for one it finds worse. Reasons are :class:`Reason` values, rendered by the
+there: 0 for that move, about +40 for a move the search finds 40 points better on average
+over the sampled deals, negative for one it finds worse (less one standard error, see
+:class:`Suggestion`). Reasons are :class:`Reason` values, rendered by the
 front ends through the message catalogues (``hint.reason.<key>``, :mod:`canasta.i18n`); they
 say what a move does (takes a pile of so many points, freezes the pile, completes a canasta,
 opens, goes out, discards a card the next opponent has shown, ...), never why the search
@@ -16,11 +17,14 @@ Only the View is read: the search deals the unseen cards with ``view.sample_stat
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from canasta.bots.expert import (
     DEFAULT_CONFIDENCE,
+    DEFAULT_WIDTH,
+    Arm,
     PolicyFactory,
     Searcher,
     discard_danger,
@@ -69,7 +73,10 @@ class Suggestion:
     Attributes:
         action: a legal action of the view.
         value: estimated points of the hand for the seat's side (minus the best other side)
-            relative to the playout policy's own move (0 for that move; see the module).
+            relative to the playout policy's own move (0 for that move; see the module), a
+            cautious estimate: the mean over the sampled deals less one standard error (the
+            mean and the error are in the ``estimate`` reason). Suggestions come sorted by it,
+            and the first is the move the expert bot plays with the same search.
         reasons: what the move does, best known first.
     """
 
@@ -100,25 +107,26 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
         raise ValueError(f"suggest: budget must be a positive number of seconds, got {budget}")
     if not view.legal_actions:
         raise ValueError(f"suggest: seat {view.seat} is not to act (no legal action)")
-    searcher = Searcher(policy, width=max(n, 8))
+    searcher = Searcher(policy, width=max(n, DEFAULT_WIDTH))
     result = searcher.search(view, seed, time=None if iterations else budget,
                              iterations=iterations, keep=n)
     rounds = result.rounds
     played = [a for a in result.arms if a.values] or result.arms[:1]
-    best = result.best(DEFAULT_CONFIDENCE) if rounds else result.arms[0]
-    # The move the bot would play first, then the others by their estimate.
-    ranked = [best, *sorted((a for a in played if a is not best),
-                            key=lambda a: (-a.advantage, result.arms.index(a)))]
+    # Ranked by the value the expert plays by: the mean advantage less one standard error,
+    # so that the first suggestion is the expert's move and a noisy estimate ranks low.
+    ranked = sorted(played, key=lambda a: (-_value(a), result.arms.index(a)))
     out = []
     for arm in ranked[:n]:
-        value = arm.advantage if arm.values else 0.0
+        value = _value(arm)
         reasons = reasons_for(view, arm.action)
         if arm is result.arms[0]:
             reasons = (*reasons, Reason("baseline"))
-        if rounds:
-            reasons = (*reasons, Reason("estimate", {"value": f"{value:+.0f}",
-                                                     "deals": len(arm.values)}))
-        out.append(Suggestion(arm.action, round(value, 1), reasons))
+        elif rounds:
+            mean, se = arm.advantage, arm.advantage - arm.lower(1.0)
+            reasons = (*reasons, Reason("estimate", {
+                "value": f"{mean:+.0f}", "error": f"{se:.0f}" if math.isfinite(se) else "?",
+                "deals": len(arm.values)}))
+        out.append(Suggestion(arm.action, value, reasons))
     if len(out) < n:
         # Moves the search did not look at, in the engine's order (value unknown: 0).
         shown = {s.action for s in out}
@@ -128,6 +136,14 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
             if action not in shown:
                 out.append(Suggestion(action, 0.0, reasons_for(view, action)))
     return out
+
+
+def _value(arm: Arm) -> float:
+    """A suggestion's value (see :class:`Suggestion`), rounded to a tenth of a point."""
+    if not arm.values:
+        return 0.0
+    low = arm.lower(DEFAULT_CONFIDENCE)
+    return round(low, 1) if math.isfinite(low) else round(arm.advantage, 1)
 
 
 def reasons_for(view: View, action: Action) -> tuple[Reason, ...]:
