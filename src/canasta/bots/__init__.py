@@ -1,25 +1,33 @@
 """Bots: players that see only their seat's :class:`~canasta.core.state.View`.
 
 A bot is any object with ``choose(view) -> Action``; ``view.legal_actions`` lists what it may
-play. :func:`make_bot` builds one by name (``random``, ``greedy``).
+play. :func:`make_bot` builds one from a spec string ``name[:key=value,...]``
+(:mod:`canasta.bots.registry`): the baselines ``random`` and ``greedy``, and the levels
+``easy``, ``medium`` and ``hard`` (:mod:`canasta.bots.levels`). Other bots register
+themselves with :func:`register_bot`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Protocol
 
+from canasta.bots.registry import (
+    BOTS,
+    Bot,
+    BotInfo,
+    Param,
+    bot_info,
+    bot_names,
+    make_bot,
+    parse_spec,
+    register_bot,
+    split_specs,
+)
 from canasta.core.actions import Action
 from canasta.core.state import View
 
-
-class Bot(Protocol):
-    """A player: picks one of ``view.legal_actions``; never sees hidden cards."""
-
-    name: str
-
-    def choose(self, view: View) -> Action: ...
+__all__ = ["BOTS", "Bot", "BotInfo", "Param", "RandomBot", "bot_info", "bot_names",
+           "make_bot", "parse_spec", "register_bot", "split_specs"]
 
 
 class RandomBot:
@@ -40,16 +48,29 @@ def _greedy(seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": _greedy}
+def _easy(seed: int | None, careless: float = 0.3, miss: float = 0.3) -> Bot:
+    from canasta.bots.levels import easy
+
+    return easy(seed, careless=careless, miss=miss)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Build a bot by name.
+def _medium(seed: int | None) -> Bot:
+    from canasta.bots.levels import medium
 
-    Raises:
-        ValueError: unknown name (the message lists the known ones).
-    """
-    key = name.strip().lower()
-    if key not in BOTS:
-        raise ValueError(f"unknown bot '{name}'; choose one of {', '.join(sorted(BOTS))}")
-    return BOTS[key](seed)
+    return medium(seed)
+
+
+def _hard(seed: int | None) -> Bot:
+    from canasta.bots.levels import hard
+
+    return hard(seed)
+
+
+register_bot("random", RandomBot, "bot.random")
+register_bot("greedy", _greedy, "bot.greedy")
+register_bot("easy", _easy, "bot.easy", (
+    Param("careless", float, 0.3, 0.0, 1.0),
+    Param("miss", float, 0.3, 0.0, 1.0),
+))
+register_bot("medium", _medium, "bot.medium")
+register_bot("hard", _hard, "bot.hard")
