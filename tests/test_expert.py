@@ -97,9 +97,17 @@ def test_bad_budgets_are_refused() -> None:
         ExpertBot(0, policy=GREEDY, iterations=0)
 
 
-def test_expert_is_in_the_registry() -> None:
-    bot = make_bot("expert", 3)
-    assert bot.name == "expert"
+def test_expert_is_in_the_registry_with_its_parameters() -> None:
+    bot = make_bot("expert:iterations=2,playout=medium,depth=1", 3)
+    assert isinstance(bot, ExpertBot) and bot.name == "expert"
+    assert (bot.iterations, bot.playout, bot.searcher.depth) == (2, "medium", 1)
+    assert make_bot("expert", 3).playout == "hard"
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("expert:playout=nobody")
+    with pytest.raises(ValueError, match="itself"):
+        make_bot("expert:playout=expert")
+    with pytest.raises(ValueError, match="time"):
+        make_bot("expert:time=-1")
 
 
 def test_evaluate_a_finished_hand_is_the_score_difference() -> None:
@@ -121,7 +129,7 @@ def test_meld_progress_grows_towards_a_canasta_and_stops_there() -> None:
 def test_suggest_returns_legal_moves_sorted_by_value_with_known_reasons() -> None:
     state = _midhand(seed=7)
     view = state.view(state.actor)
-    out = suggest(view, 3, iterations=4, seed=1)
+    out = suggest(view, 3, iterations=4, seed=1, playout="greedy")
     assert len(out) == 3
     assert all(isinstance(s, Suggestion) for s in out)
     assert len({s.action for s in out}) == 3

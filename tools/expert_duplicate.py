@@ -69,7 +69,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opponent", default="greedy")
-    ap.add_argument("--playout", default="greedy")
+    ap.add_argument("--playout", default="hard")
     ap.add_argument("--time", type=float, default=None)
     ap.add_argument("--iterations", type=int, default=None)
     ap.add_argument("--depth", type=int, default=2)

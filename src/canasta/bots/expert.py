@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from canasta.bots.registry import make_bot, parse_spec
 from canasta.core.actions import (
     Action,
     Answer,
@@ -67,8 +68,8 @@ class Policy(Protocol):
 #: Builds the playout policy of one seat from a seed (``lambda seed: make_bot("greedy", seed)``).
 PolicyFactory = Callable[[int], Policy]
 
-#: The playout policy by default (``hard`` once the levels are in the registry).
-DEFAULT_PLAYOUT = "greedy"
+#: The playout policy by default (a bot spec of :mod:`canasta.bots.registry`).
+DEFAULT_PLAYOUT = "hard"
 #: Default budget per decision, seconds, when neither ``time`` nor ``iterations`` is given.
 DEFAULT_TIME = 1.0
 #: Rounds (each seat one turn) a playout plays past the decision's turn before it is cut and
@@ -78,6 +79,8 @@ DEFAULT_DEPTH = 2
 DEFAULT_WIDTH = 10
 #: Standard errors below the leader at which a candidate is dropped.
 DEFAULT_Z = 2.5
+#: Standard errors an alternative must beat the baseline by to be played (``best``).
+DEFAULT_CONFIDENCE = 1.0
 #: Rounds every candidate plays before any is dropped.
 MIN_ROUNDS = 6
 #: Actions after which a playout stops whatever its depth (no policy can loop for ever).
@@ -257,9 +260,6 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-#: Standard errors an alternative must beat the baseline by to be played (``best``).
-DEFAULT_CONFIDENCE = 1.0
-
 
 class Searcher:
     """Runs the search of the module docstring for one seat's view.
@@ -384,7 +384,7 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, *, policy: PolicyFactory,
                  time: float | None = None, iterations: int | None = None,
                  depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z,
-                 confidence: float = DEFAULT_CONFIDENCE, playout: str = "greedy") -> None:
+                 confidence: float = DEFAULT_CONFIDENCE, playout: str = DEFAULT_PLAYOUT) -> None:
         if time is not None and not time > 0:
             raise ValueError(f"expert: time must be a positive number of seconds, got {time}")
         if iterations is not None and iterations < 1:
@@ -412,3 +412,21 @@ class ExpertBot:
         self.last = self.searcher.search(view, seed, time=self.time,
                                          iterations=self.iterations)
         return self.last.best(self.confidence).action
+
+
+def make_expert(seed: int | None = None, *, time: float | None = None,
+                iterations: int | None = None, playout: str = DEFAULT_PLAYOUT,
+                depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH,
+                confidence: float = DEFAULT_CONFIDENCE) -> ExpertBot:
+    """The registry's factory of ``expert`` (``expert:time=0.5,playout=medium``): the
+    playout policy of every seat is the bot named ``playout``, seeded per playout.
+
+    Raises:
+        ValueError: an unknown playout bot, or a bad budget (see :class:`ExpertBot`).
+    """
+    name, _ = parse_spec(playout)
+    if name == "expert":
+        raise ValueError("expert: the playout policy cannot be the expert itself")
+    return ExpertBot(seed, policy=lambda s: make_bot(playout, s), time=time,
+                     iterations=iterations, depth=depth, width=width, confidence=confidence,
+                     playout=playout)
