@@ -14,9 +14,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate
+    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate, tournament
 
-    for module in (play, simulate, rules_cmd, score, replay, serve, hint):
+    for module in (play, simulate, tournament, rules_cmd, score, replay, serve, hint):
         module.register(app)
 
 
