@@ -246,6 +246,8 @@ class SearchResult:
         baseline first): with ``confidence`` > 0 the search leaves the playout policy's move
         only for one that is better by more than the noise of its estimate."""
         played = [a for a in self.arms if a.values]
+        if not played:
+            return self.arms[0]
         return max(played, key=lambda a: (a.lower(confidence), -self.arms.index(a)))
 
 
@@ -303,7 +305,10 @@ class Searcher:
         deadline = start + time if time is not None else math.inf
         while iterations is None or rounds < iterations:
             deal_seed = rng.getrandbits(63)
-            sample = view.sample_state(random.Random(deal_seed))
+            try:
+                sample = view.sample_state(random.Random(deal_seed))
+            except ValueError:  # a view no deal fits (never seen): play the baseline
+                break
             out: list[tuple[Arm, float]] = []
             expired = False
             for arm in arms:
@@ -346,7 +351,12 @@ class Searcher:
         # discard ends the turn and a meld does not, and both must be valued at the same
         # point of the table's rotation (the same seat about to play).
         last = s.turn + self.depth * s.players
-        s.apply(action)
+        try:
+            s.apply(action)
+        except IllegalActionError:
+            # Legal in the view but not on this deal (a rule reading a card the seat cannot
+            # see): the move is valued as not played here.
+            return evaluate(s, team)
         bots = [self.policy(seed + 7919 * p) for p in range(s.players)]
         for _ in range(MAX_PLAYOUT_ACTIONS):
             if s.is_over or (self.depth and s.turn >= last):
