@@ -104,7 +104,7 @@ def test_expert_is_in_the_registry_with_its_parameters() -> None:
     assert make_bot("expert", 3).playout == "hard"
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("expert:playout=nobody")
-    with pytest.raises(ValueError, match="itself"):
+    with pytest.raises(ValueError, match="cannot be the expert"):
         make_bot("expert:playout=expert")
     with pytest.raises(ValueError, match="time"):
         make_bot("expert:time=-1")

@@ -86,6 +86,7 @@ register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (
     Param("depth", int, 2, 0, 100),
     Param("width", int, 10, 1, 100),
     Param("confidence", float, 1.0, 0.0, 10.0),
+    Param("baseline", str, ""),
 ))
 
 

@@ -5,8 +5,8 @@ Method: *perfect-information Monte Carlo with common random numbers and paired e
 For one decision:
 
 1. the candidate moves are the legal actions of the :class:`~canasta.core.view.View`, at most
-   ``width`` of them, ranked by a cheap prior (:func:`prior`); the playout policy's own choice
-   (the *baseline*) is always among them;
+   ``width`` of them, ranked by a cheap prior (:func:`prior`); the *baseline*, the move of the
+   baseline bot (by default the playout policy) on the real view, is always among them;
 2. each *round* deals the cards the seat cannot see at random with ``view.sample_state(rng)``
    (every deal consistent with what the seat knows equally likely) and plays every surviving
    candidate once on that same deal, followed by a playout of the playout policy for every
@@ -268,6 +268,7 @@ class Searcher:
 
     Args:
         policy: builds the playout policy of a seat from a seed.
+        baseline: builds the bot whose move is the reference (default: ``policy``).
         depth: rounds of turns after the decision's turn before a playout is cut (0: to the end
             of the hand).
         width: most candidates searched.
@@ -275,8 +276,10 @@ class Searcher:
     """
 
     def __init__(self, policy: PolicyFactory, depth: int = DEFAULT_DEPTH,
-                 width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z) -> None:
+                 width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z,
+                 baseline: PolicyFactory | None = None) -> None:
         self.policy = policy
+        self.baseline = baseline or policy
         self.depth = depth
         self.width = width
         self.z = z
@@ -294,7 +297,7 @@ class Searcher:
             raise ValueError(f"seat {view.seat} is not to act: no legal action in its view")
         if time is None and iterations is None:
             time = DEFAULT_TIME
-        baseline = self.policy(seed).choose(view)
+        baseline = self.baseline(seed).choose(view)
         if baseline not in view.legal_actions:
             baseline = view.legal_actions[0]
         arms = [Arm(a) for a in candidates(view, baseline, self.width)]
@@ -384,6 +387,7 @@ class ExpertBot:
         depth, width, z: see :class:`Searcher`.
         confidence: see :meth:`SearchResult.best`.
         playout: the playout policy's name, for ``repr`` and records.
+        baseline: the baseline bot's factory (default: ``policy``), see :class:`Searcher`.
 
     Raises:
         ValueError: a budget that is not positive.
@@ -394,7 +398,8 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, *, policy: PolicyFactory,
                  time: float | None = None, iterations: int | None = None,
                  depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z,
-                 confidence: float = DEFAULT_CONFIDENCE, playout: str = DEFAULT_PLAYOUT) -> None:
+                 confidence: float = DEFAULT_CONFIDENCE, playout: str = DEFAULT_PLAYOUT,
+                 baseline: PolicyFactory | None = None) -> None:
         if time is not None and not time > 0:
             raise ValueError(f"expert: time must be a positive number of seconds, got {time}")
         if iterations is not None and iterations < 1:
@@ -405,7 +410,7 @@ class ExpertBot:
         self.time = time
         self.iterations = iterations
         self.playout = playout
-        self.searcher = Searcher(policy, depth, width, z)
+        self.searcher = Searcher(policy, depth, width, z, baseline)
         self.confidence = confidence
         self.last: SearchResult | None = None
 
@@ -427,16 +432,20 @@ class ExpertBot:
 def make_expert(seed: int | None = None, *, time: float | None = None,
                 iterations: int | None = None, playout: str = DEFAULT_PLAYOUT,
                 depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH,
-                confidence: float = DEFAULT_CONFIDENCE) -> ExpertBot:
+                confidence: float = DEFAULT_CONFIDENCE, baseline: str = "") -> ExpertBot:
     """The registry's factory of ``expert`` (``expert:time=0.5,playout=medium``): the
-    playout policy of every seat is the bot named ``playout``, seeded per playout.
+    playout policy of every seat is the bot named ``playout``, seeded per playout; the
+    reference move is that of the bot named ``baseline`` (default: the playout bot).
 
     Raises:
-        ValueError: an unknown playout bot, or a bad budget (see :class:`ExpertBot`).
+        ValueError: an unknown playout or baseline bot, or a bad budget (see
+            :class:`ExpertBot`).
     """
-    name, _ = parse_spec(playout)
-    if name == "expert":
-        raise ValueError("expert: the playout policy cannot be the expert itself")
+    for spec in (playout, baseline or playout):
+        name, _ = parse_spec(spec)
+        if name == "expert":
+            raise ValueError("expert: the playout and baseline bots cannot be the expert")
+    base = baseline or playout
     return ExpertBot(seed, policy=lambda s: make_bot(playout, s), time=time,
                      iterations=iterations, depth=depth, width=width, confidence=confidence,
-                     playout=playout)
+                     playout=playout, baseline=lambda s: make_bot(base, s))
