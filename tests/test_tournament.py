@@ -121,7 +121,7 @@ def test_worker_processes_give_the_same_results(two: TournamentResult) -> None:
     res = run_tournament(SETUP, ["greedy", "random"], 6, workers=2,
                          progress=lambda done, total: seen.append((done, total)))
     assert res.to_json() == two.to_json() and res.pairs == two.pairs
-    assert res.where == "2 processes"
+    assert (res.where, res.processes) == ("processes", 2)
     assert seen[-1] == (12, 12) and all(t == 12 for _, t in seen)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 

@@ -152,7 +152,8 @@ def register(app: typer.Typer) -> None:
         console.print(pairings_table(res, lang))
         console.print(ratings_table(res, lang))
         where = (t("tournament.where_ray", lang) if res.where == "ray"
-                 else t("tournament.where_local", lang, n=n_workers))
+                 else t("tournament.where_this", lang) if res.where == "this process"
+                 else t("tournament.where_local", lang, n=res.processes))
         console.print(t("tournament.time", lang, games=res.games, hands=res.hands,
                         seconds=f"{res.seconds:.1f}", where=where))
         if json_file is not None:

@@ -144,7 +144,8 @@ class TournamentResult:
         ratings: ranked by μ − 3σ, best first.
         pairs: every deal pair played, ordered by deal then pairing.
         games: plays (one hand, or one match with ``match``), ``hands``: hands played.
-        seconds: wall-clock time; ``where``: ``"this process"``, ``"N processes"`` or ``"ray"``.
+        seconds: wall-clock time; ``where``: ``"this process"``, ``"processes"`` (local
+            worker processes, ``processes`` of them) or ``"ray"``.
     """
 
     bots: list[str]
@@ -160,6 +161,7 @@ class TournamentResult:
     hands: int = 0
     seconds: float = 0.0
     where: str = ""
+    processes: int = 1
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document (see the module docstring)."""
@@ -318,10 +320,11 @@ def run_tournament(
     started = time.perf_counter()
     if ray is not None:
         _run_ray(setup, tasks, ray, workers if workers > 1 else None, tick)
-        where = "ray"
+        where, used = "ray", 0
     else:
-        _run_local(setup, tasks, min(workers, len(tasks)), tick)
-        where = "this process" if workers == 1 else f"{workers} processes"
+        used = min(workers, len(tasks))
+        _run_local(setup, tasks, used, tick)
+        where = "this process" if used == 1 else "processes"
     seconds = time.perf_counter() - started
     ordered = [results[key] for key in sorted(results)]
     pairings = []
@@ -336,7 +339,7 @@ def run_tournament(
         bots=names, variant=setup.rules.name, players=setup.players, deals=deals,
         seed=setup.seed, match=setup.match, pairings=pairings,
         ratings=rate_bots(names, ordered), pairs=ordered, games=total,
-        hands=sum(p.hands for p in ordered), seconds=seconds, where=where)
+        hands=sum(p.hands for p in ordered), seconds=seconds, where=where, processes=used)
 
 
 def default_workers() -> int:
