@@ -35,9 +35,9 @@ def _main(
 
 
 def _register() -> None:
-    from canasta.cli import play, replay, rules_cmd, score, serve, simulate
+    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate, tournament
 
-    for module in (play, simulate, rules_cmd, score, replay, serve):
+    for module in (play, simulate, tournament, rules_cmd, score, replay, serve, hint):
         module.register(app)
 
 

@@ -275,12 +275,12 @@ def count_text(counts: dict[int, int]) -> str:
 
 
 #: The JSON Schema files shipped in ``canasta/formats/schemas`` (docs/formats.md).
-SCHEMAS = ("card", "action", "position", "hand_result", "record")
+SCHEMAS = ("card", "action", "position", "hand_result", "record", "tournament")
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of a format: ``card``, ``action``, ``position``, ``hand_result`` or
-    ``record``.
+    """The JSON Schema of a format: ``card``, ``action``, ``position``, ``hand_result``,
+    ``record`` or ``tournament`` (``canasta tournament --json``).
 
     Raises:
         ValueError: an unknown name.
