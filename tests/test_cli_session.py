@@ -171,15 +171,6 @@ def test_hint_lists_suggest_s_moves_in_short_form(monkeypatch: pytest.MonkeyPatc
     assert reply.choices[0] == Draw()
 
 
-def test_hint_without_suggest_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import canasta.bots
-
-    monkeypatch.delattr(canasta.bots, "suggest", raising=False)
-    s = session()
-    to_human(s)
-    assert "expert bot" in s.submit("hint").lines[0]
-
-
 def random_states(variant: str, seeds: range, pred: Any) -> State:
     rules = load_preset(variant)
     for seed in seeds:

@@ -18,7 +18,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from canasta import Match, load_preset
-from canasta.cli import render
+from canasta.cli import moves, render
 from canasta.cli.session import Session
 from canasta.cli.tui import ResultScreen, TableApp, hand_text
 from canasta.core.actions import Discard, Draw
@@ -278,3 +278,25 @@ def test_canasta_play_in_a_terminal_opens_the_table_and_saves_on_quit(tmp_path: 
     finally:
         os.waitpid(pid, 0)
     assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
+
+
+def test_f4_shows_hints_from_the_expert() -> None:
+    s = new_session(seed=12)
+    s.hint_budget = 0.05
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await typed(pilot, "s")
+        await pilot.press("f4")
+        await pilot.pause()
+        text = "\n".join(shot(app, "table-hint"))
+        assert "Hints: 1. " in text and "points)" in text
+        best = app.query_one("#prompt").value  # type: ignore[attr-defined]
+        assert best, "the best move is typed in, ready to play"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert s.match.record.actions[-1][0] != 0 or not s.human_to_act() or \
+            moves.resolve(best, s.view) is not None
+
+    drive(app, (80, 24), script)

@@ -79,8 +79,9 @@ def help_text() -> Group:
 
 
 def default_bot() -> str:
-    """The bot the other seats get by default: greedy when it exists, else random."""
-    return "greedy" if "greedy" in BOTS else "random"
+    """The bot the other seats get by default: the medium level when it exists, else
+    greedy, else random."""
+    return next(b for b in ("medium", "greedy", "random") if b in BOTS)
 
 
 class _Quit(Exception):
@@ -448,7 +449,7 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[str | None, typer.Option(
             help="Bots of the other seats in playing order, comma-separated (one: all of "
                  "them): a level (easy, medium, hard, expert) or a bot name, with options "
-                 "as name:key=value. Default: greedy, else random.")] = None,
+                 "as name:key=value. Default: medium.")] = None,
         save: Annotated[Path | None, typer.Option(
             help="Save the match record here after every move (an existing file only with "
                  "--force).")] = None,

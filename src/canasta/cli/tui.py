@@ -86,9 +86,10 @@ def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -
 
 
 def melds_text(view: View, names: list[str], team_names: list[str], style: CardStyle,
-               lang: str) -> RenderableType:
+               lang: str, width: int = 46) -> RenderableType:
     """Both sides' melds, the seat's side first: a header line (opening, canastas, red
-    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``)."""
+    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``), packed
+    into lines of ``width`` cells."""
     size = view.rules.melds.canasta_size
     parts: list[RenderableType] = []
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
@@ -113,12 +114,17 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
         if not melds:
             parts.append(Text("  no melds yet", style="dim"))
             continue
-        chips = Text("  ")
-        for i, key in enumerate(sorted(melds, key=_meld_order)):
-            if i:
-                chips.append("   ")
-            chips.append_text(_meld_chip(key, melds[key], view, style))
-        parts.append(chips)
+        # Chips packed into lines by hand, so that a meld is never cut across two lines.
+        line = Text("  ")
+        for key in sorted(melds, key=_meld_order):
+            chip = _meld_chip(key, melds[key], view, style)
+            if len(line.plain) > 2 and len(line.plain) + 3 + len(chip.plain) > width:
+                parts.append(line)
+                line = Text("  ")
+            if len(line.plain) > 2:
+                line.append("   ")
+            line.append_text(chip)
+        parts.append(line)
     return Group(*parts)
 
 
@@ -327,7 +333,7 @@ class TableApp(App[None]):
     #hand { height: auto; max-height: 4; background: $boost; }
     #turn { height: 1; }
     #menu { height: auto; max-height: 5; color: $text; }
-    #messages { height: 2; scrollbar-size: 0 0; }
+    #messages { height: 3; scrollbar-size: 0 0; }
     #prompt { height: 1; border: none; padding: 0 1; background: $boost; }
     """
     BINDINGS = [
@@ -380,8 +386,9 @@ class TableApp(App[None]):
         lang = s.lang
         self.query_one("#title", Static).update(title_text(s))
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
-        self.query_one("#melds", Static).update(
-            melds_text(view, s.names, s.team_names, self.card_style, lang))
+        melds = self.query_one("#melds", Static)
+        melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
+                                max(melds.size.width, self.size.width - 34)))
         self.query_one("#seats", Static).update(seats_text(view, s.names, s.team_names, lang))
         self.query_one("#hand", Static).update(
             hand_text(view, s.gained, self.card_style, lang))
@@ -479,6 +486,9 @@ class TableApp(App[None]):
         if low == "log":
             self.action_log()
             return
+        if low in ("hint", "hints"):
+            self.action_hint()
+            return
         if low == "pile":
             for text in explain.pile_lines(s.view, s.lang):
                 self.say(text)
@@ -514,9 +524,20 @@ class TableApp(App[None]):
         self.redraw()
 
     def action_hint(self) -> None:
+        """The suggested moves on one line, the best one's reason on the next, and the best
+        move typed into the input line (Enter plays it)."""
         reply = self.session.hint()
-        for text in reply.lines:
-            self.say(text, "green")
+        if not reply.choices:
+            for text in reply.lines:
+                self.say(text, "yellow")
+            return
+        self.say("Hints: " + "   ".join(line.split(" — ")[0] for line in reply.lines), "green")
+        best = reply.lines[0].split(" — ", 1)
+        if len(best) > 1:
+            self.say(best[1], "green")
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = moves.short_text(reply.choices[0])
+        prompt.cursor_position = len(prompt.value)
 
     def action_log(self) -> None:
         s = self.session
