@@ -46,7 +46,8 @@ def pile_lines(view: View, lang: str = "en") -> list[str]:
         if pile.frozen_requires_canasta:
             out.append(t("play.pile.frozen_canasta", lang))
     else:
-        key = ("play.pile.open_wild" if pile.unfrozen_wild_may_substitute
+        key = ("play.pile.open_one" if pile.unfrozen_naturals <= 1
+               else "play.pile.open_wild" if pile.unfrozen_wild_may_substitute
                else "play.pile.open")
         out.append(t(key, lang, n=pile.unfrozen_naturals, rank=rank))
         if pile.layoff_takes_unfrozen_pile and rank_of(view.pile_top) in view.melds[view.team]:

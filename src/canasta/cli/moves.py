@@ -239,7 +239,11 @@ def grouped_menu(view: View) -> list[MenuLine]:
     own = view.melds[view.team]
     lines: list[MenuLine] = []
     first = [f"{short_text(a)} ({TURN_WORDS[short_text(a)[0]]})" for a in legal
-             if isinstance(a, (Draw, TakePile, EndHand, AskPartner, Retract, Answer))]
+             if isinstance(a, (Draw, EndHand, AskPartner, Retract, Answer))]
+    takes = [short_text(a) for a in legal if isinstance(a, TakePile)]
+    if takes:  # the meaning once, then each way of taking it
+        first.insert(1 if Draw() in legal else 0,
+                     f"{TURN_WORDS['t']}: " + " · ".join(takes))
     if first:
         lines.append(MenuLine("", tuple(first), "turn"))
     melds: dict[int, list[Meld]] = {}

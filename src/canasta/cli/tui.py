@@ -43,16 +43,20 @@ __all__ = ["TableApp", "run_table"]
 
 # -- what each part of the screen shows (pure: view -> Rich text) -------------------------------
 
-def title_text(session: Session) -> Text:
+def title_text(session: Session, width: int = 80) -> Text:
     match = session.match
     view = session.view
     out = Text()
     out.append(f"Hand {session.hand_number}", style="bold")
     out.append(f" · {match.rules.name.replace('_', ' ')} to "
                f"{match.rules.target(match.players)} │ ")
-    for i, name in enumerate(session.team_names):
+    names = session.team_names
+    long = sum(len(n) + 8 for n in names) + len(out.plain) + 12 > width
+    for i, name in enumerate(names):
         if i:
             out.append(" · ")
+        if long:  # short labels where the names do not fit
+            name = "Us" if i == view.team else "Them" if len(names) == 2 else f"Team {i + 1}"
         out.append(f"{name} {view.scores[i]}", style="bold" if i == view.team else "")
     out.append(f" │ Stock {view.stock_size}")
     return out
@@ -384,7 +388,7 @@ class TableApp(App[None]):
         s = self.session
         view = s.view
         lang = s.lang
-        self.query_one("#title", Static).update(title_text(s))
+        self.query_one("#title", Static).update(title_text(s, self.size.width))
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
         melds = self.query_one("#melds", Static)
         melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
