@@ -300,3 +300,17 @@ def test_f4_shows_hints_from_the_expert() -> None:
             moves.resolve(best, s.view) is not None
 
     drive(app, (80, 24), script)
+
+
+def test_the_table_speaks_the_players_language() -> None:
+    s = new_session(seed=13, lang="it")
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        text = "\n".join(shot(app, "table-it"))
+        assert text.startswith("Mano 1") and "Tallone" in text and "Pozzo" in text
+        assert "La tua mano (11, per valore)" in text and "Tocca a te" in text
+        assert "Your hand" not in text
+
+    drive(app, (80, 24), script)

@@ -47,24 +47,28 @@ def title_text(session: Session, width: int = 80) -> Text:
     match = session.match
     view = session.view
     out = Text()
-    out.append(f"Hand {session.hand_number}", style="bold")
-    out.append(f" · {match.rules.name.replace('_', ' ')} to "
-               f"{match.rules.target(match.players)} │ ")
+    lang = session.lang
+    out.append(t("ui.hand_n", lang, n=session.hand_number), style="bold")
+    out.append(f" · {match.rules.name.replace('_', ' ')} "
+               f"{t('play.tui.to', lang, target=match.rules.target(match.players))} │ ")
     names = session.team_names
-    long = sum(len(n) + 8 for n in names) + len(out.plain) + 12 > width
+    stock = " │ " + t("play.tui.stock", lang, n=view.stock_size)
+    full = " · ".join(f"{n} {view.scores[i]}" for i, n in enumerate(names))
+    long = len(out.plain) + len(full) + len(stock) > width
     for i, name in enumerate(names):
         if i:
             out.append(" · ")
         if long:  # short labels where the names do not fit
-            name = "Us" if i == view.team else "Them" if len(names) == 2 else f"Team {i + 1}"
+            name = (t("play.tui.us", lang) if i == view.team else t("play.tui.them", lang)
+                    if len(names) == 2 else f"#{i + 1}")
         out.append(f"{name} {view.scores[i]}", style="bold" if i == view.team else "")
-    out.append(f" │ Stock {view.stock_size}")
+    out.append(stock)
     return out
 
 
 def pile_text(view: View, style: CardStyle, lang: str) -> Text:
     out = Text()
-    out.append("Pile ", style="bold")
+    out.append(t("play.tui.pile", lang) + " ", style="bold")
     if view.pile_top is None or not view.pile_size:
         out.append(explain.pile_lines(view, lang)[0], style="dim")
         return out
@@ -101,22 +105,24 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
         melds = {k: m for k, m in view.melds[team].items() if m}
         head = Text(team_names[team], style="bold underline" if team == view.team else "bold")
         if view.opened[team]:
-            head.append("  open", style="green")
+            head.append("  " + t("ui.opened", lang), style="green")
+        elif view.opening_points and view.current in view.teams[team]:
+            head.append("  " + t("ui.opening_progress", lang, p=view.opening_points,
+                                 n=view.opening_minimum[team]), style="bold yellow")
         else:
-            head.append(f"  needs {view.opening_minimum[team]}", style="yellow")
-            if view.opening_points and view.current in view.teams[team]:
-                head.append(f" ({view.opening_points} laid)", style="bold yellow")
+            head.append("  " + t("ui.opening_needed", lang, n=view.opening_minimum[team]),
+                        style="yellow")
         canastas = sum(1 for m in melds.values() if len(m) >= size)
         if canastas:
-            head.append(f"  canastas {canastas}", style="green")
+            head.append("  " + t("play.tui.canastas", lang, n=canastas), style="green")
         if view.red_threes[team]:
-            head.append("  red 3s ")
+            head.append(f"  {t('ui.red_threes', lang)} ")
             head.append_text(cards_label(view.red_threes[team], style=style))
         pts = sum(POINTS[c] for m in melds.values() for c in m)
-        head.append(f"  melded {pts}", style="dim")
+        head.append("  " + t("play.tui.melded", lang, n=pts), style="dim")
         parts.append(head)
         if not melds:
-            parts.append(Text("  no melds yet", style="dim"))
+            parts.append(Text("  " + t("ui.no_melds", lang), style="dim"))
             continue
         # Chips packed into lines by hand, so that a meld is never cut across two lines.
         line = Text("  ")
@@ -147,7 +153,7 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -
         mark = "▶ " if seat == view.actor and view.phase.value != "over" else "  "
         out.append(mark, style="bold yellow")
         out.append(f"{names[seat]} ", style="bold")
-        out.append(f"{view.hand_sizes[seat]} cards", style="dim")
+        out.append(t("ui.cards_n", lang, n=view.hand_sizes[seat]), style="dim")
         out.append("\n    " if view.players <= 4 else ": ")
         out.append(last[seat], style="" if last[seat] != "-" else "dim")
     return out
@@ -164,7 +170,8 @@ def playable_ranks(view: View) -> set[int]:
 
 def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) -> Text:
     out = Text()
-    out.append(f"Your hand ({len(view.hand)}, by {style.sort}): ", style="bold")
+    out.append(t("play.tui.your_hand", lang, n=len(view.hand),
+                 sort=t(f"play.tui.by_{style.sort}", lang)), style="bold")
     out.append_text(render.hand_label(view.hand, style, marked=gained,
                                       playable=playable_ranks(view)))
     out.append("\n")
@@ -289,7 +296,8 @@ def result_text(session: Session) -> RenderableType:
     reason = rec.end_reason.replace("_", " ")
     if state.went_out is not None:
         reason += f" ({session.names[state.went_out]}{', concealed' if state.concealed else ''})"
-    parts: list[RenderableType] = [Text(f"Hand {session.hand_number} ends: {reason}.",
+    parts: list[RenderableType] = [Text(t("play.tui.hand_ends", session.lang,
+                                          n=session.hand_number, reason=reason),
                                         style="bold")]
     sheets = Table.grid(padding=(0, 3))
     row = []
@@ -311,10 +319,11 @@ def result_text(session: Session) -> RenderableType:
     parts.append(render.totals_table(match.scores, session.team_names,
                                      match.rules.target(match.players), session.hand_number))
     if match.winner is not None:
-        parts.append(Text(f"{session.team_names[match.winner]} win the match! (q: quit)",
+        parts.append(Text(t("ui.match_over", session.lang,
+                            team=session.team_names[match.winner]) + " (q)",
                           style="bold green"))
     else:
-        parts.append(Text("Enter: next hand · q: quit", style="dim"))
+        parts.append(Text(t("play.tui.enter_next", session.lang), style="dim"))
     return Group(*parts)
 
 
@@ -373,8 +382,7 @@ class TableApp(App[None]):
             yield Static(id="turn")
             yield Static(id="menu")
             yield RichLog(id="messages", max_lines=200, wrap=True, markup=False)
-            yield Input(id="prompt", placeholder="a move (m 9 9 JK · d Kc · s · t), hint, "
-                                                 "help")
+            yield Input(id="prompt", placeholder=t("play.tui.placeholder", self.session.lang))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -398,7 +406,7 @@ class TableApp(App[None]):
             hand_text(view, s.gained, self.card_style, lang))
         turn = explain.turn_line(view, s.names, lang)
         if self.step and s.bot_to_act():
-            turn += "  (Enter: next move)"
+            turn += "  " + t("play.tui.next_move", lang)
         self.query_one("#turn", Static).update(Text(turn, style="bold"))
         width = max(self.size.width - 2, 40)
         menu = menu_text(view, width) if s.human_to_act() else Text("")
@@ -498,8 +506,7 @@ class TableApp(App[None]):
                 self.say(text)
             return
         if not s.human_to_act() and low not in ("why",):
-            self.say("Not your turn yet" + (": press Enter for the next move." if self.step
-                                             else "."), "yellow")
+            self.say(t("play.tui.not_your_turn", s.lang), "yellow")
             return
         self.say(Text("> " + line, style="dim"))
         reply = s.submit(line)
@@ -535,7 +542,8 @@ class TableApp(App[None]):
             for text in reply.lines:
                 self.say(text, "yellow")
             return
-        self.say("Hints: " + "   ".join(line.split(" — ")[0] for line in reply.lines), "green")
+        moves_line = "   ".join(line.split(" — ")[0] for line in reply.lines)
+        self.say(t("play.tui.hints", self.session.lang) + " " + moves_line, "green")
         best = reply.lines[0].split(" — ", 1)
         if len(best) > 1:
             self.say(best[1], "green")
