@@ -232,6 +232,12 @@ def test_help_opens_over_the_table_and_closes() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.screen_stack[0]
+        # F6: the discard pile's face-up cards, bottom to top, under what taking it needs.
+        await pilot.press("f6")
+        await pilot.pause()
+        text = "\n".join(shot(app, "table-pile"))
+        cards = " ".join(card_text(c) for c in s.view.pile)
+        assert f"Discard pile, bottom to top ({len(s.view.pile)} face up): {cards[:20]}" in text
 
     drive(app, (80, 24), script)
 

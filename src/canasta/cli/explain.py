@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.core.actions import Discard, Draw, EndHand, TakePile
-from canasta.core.cards import POINTS, rank_of, rank_text
+from canasta.core.cards import POINTS, card_text, rank_of, rank_text
 from canasta.core.events import action_of
 from canasta.core.state import Phase, View
 from canasta.i18n import describe_event, t
 
-__all__ = ["can_go_out", "last_moves", "pile_lines", "points_line", "turn_line"]
+__all__ = ["can_go_out", "last_moves", "pile_cards_lines", "pile_lines", "points_line",
+           "turn_line"]
 
 
 def pile_lines(view: View, lang: str = "en") -> list[str]:
@@ -126,3 +127,14 @@ def points_line(view: View, lang: str = "en") -> str:
     return t("play.points", lang, ours=melded[view.team],
              theirs=" / ".join(str(m) for i, m in enumerate(melded) if i != view.team) or "-",
              hand=sum(POINTS[c] for c in view.hand))
+
+
+def pile_cards_lines(view: View, lang: str = "en") -> list[str]:
+    """The discard pile's face-up cards, bottom to top (every discard was seen), and how many
+    lie face down under them (seed 000's pile seeded under the upcard)."""
+    out = [t("play.pile.cards", lang, n=len(view.pile),
+             cards=" ".join(card_text(c) for c in view.pile) or "-")]
+    hidden = view.hidden.get("pile", 0)
+    if hidden:
+        out.append(t("play.pile.hidden", lang, n=hidden))
+    return out

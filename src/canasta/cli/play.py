@@ -227,7 +227,8 @@ class Game:
                         self.console.print("  " + text)
                 continue
             if low in ("pile",):
-                for text in explain.pile_lines(s.view, s.lang):
+                for text in [*explain.pile_lines(s.view, s.lang),
+                             *explain.pile_cards_lines(s.view, s.lang)]:
                     self.console.print("  " + text)
                 continue
             reply = s.submit(line)

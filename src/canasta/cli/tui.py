@@ -115,8 +115,8 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
         canastas = sum(1 for m in melds.values() if len(m) >= size)
         if canastas:
             head.append("  " + t("play.tui.canastas", lang, n=canastas), style="green")
-        if view.red_threes[team]:
-            head.append(f"  {t('ui.red_threes', lang)} ")
+        if view.red_threes[team]:  # the red cards speak for themselves: no label
+            head.append("  ")
             head.append_text(cards_label(view.red_threes[team], style=style))
         pts = sum(POINTS[c] for m in melds.values() for c in m)
         head.append("  " + t("play.tui.melded", lang, n=pts), style="dim")
@@ -217,7 +217,7 @@ HELP_COMMANDS = (
     ("hint", "suggested moves (F4)"),
     ("undo", "undo this turn's melds"),
     ("why", "the rule's own words"),
-    ("pile", "what the pile needs"),
+    ("pile", "the pile, what it needs (F6)"),
     ("log", "the hand so far (F5)"),
     ("sort", "rank or suit (F2)"),
     ("F3", "four colours"),
@@ -236,7 +236,7 @@ def help_table() -> RenderableType:
         grid.add_row(Text(m, style="bold cyan"), mw, Text(c, style="bold cyan"), cw)
     head = Text("Type a move (→ completes it) or a command; undo needs --undo.", style="bold")
     notes = Text("Cards: A K Q J 10 … 2 (T = 10) and a suit s h d c; JK is a joker. Keys: F1 "
-                 "help · F2 sort · F3 four colours · F4 hint · F5 log · Ctrl+Q quit.",
+                 "help · F2 sort · F3 four colours · F4 hint · F5 log · F6 pile · Ctrl+Q quit.",
                  style="dim")
     return Group(head, grid, notes)
 
@@ -355,6 +355,7 @@ class TableApp(App[None]):
         Binding("f3", "colours", "4 colours"),
         Binding("f4", "hint", "Hint"),
         Binding("f5", "log", "Log"),
+        Binding("f6", "pile", "Pile"),
         Binding("ctrl+q", "leave", "Quit"),
     ]
 
@@ -502,8 +503,7 @@ class TableApp(App[None]):
             self.action_hint()
             return
         if low == "pile":
-            for text in explain.pile_lines(s.view, s.lang):
-                self.say(text)
+            self.action_pile()
             return
         if not s.human_to_act() and low not in ("why",):
             self.say(t("play.tui.not_your_turn", s.lang), "yellow")
@@ -550,6 +550,13 @@ class TableApp(App[None]):
         prompt = self.query_one("#prompt", Input)
         prompt.value = moves.short_text(reply.choices[0])
         prompt.cursor_position = len(prompt.value)
+
+    def action_pile(self) -> None:
+        """What taking the pile needs, and its face-up cards bottom to top."""
+        s = self.session
+        lines = explain.pile_lines(s.view, s.lang) + [""] + explain.pile_cards_lines(
+            s.view, s.lang)
+        self.push_screen(TextScreen(Text("\n".join(lines))))
 
     def action_log(self) -> None:
         s = self.session
