@@ -295,7 +295,10 @@ def test_f4_shows_hints_from_the_expert() -> None:
         await until_human(pilot, s)
         await typed(pilot, "s")
         await pilot.press("f4")
-        await pilot.pause()
+        for _ in range(200):  # the search runs in a worker thread
+            await pilot.pause(0.02)
+            if "Hints: " in "\n".join(screen_text(app)):
+                break
         text = "\n".join(shot(app, "table-hint"))
         assert "Hints: 1. " in text and "points)" in text
         best = app.query_one("#prompt").value  # type: ignore[attr-defined]

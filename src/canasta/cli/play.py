@@ -134,7 +134,8 @@ class Game:
         title = (f"Hand {s.hand_number} · {self.match.rules.name} · match to "
                  f"{self.match.rules.target(self.match.players)}")
         self.console.print(render.table(view, s.names, title=title, log_lines=0,
-                                        pending=len(self.state.pending_pile), lang=s.lang))
+                                        pending=len(self.state.pending_pile), lang=s.lang,
+                                        marked=s.gained))
         if explain.can_go_out(view):
             self.console.print(Text(t("play.go_out", s.lang), style="bold green"))
 

@@ -215,7 +215,7 @@ def phase_hint(view: View, names: Sequence[str]) -> str:
 
 
 def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int = 6,
-          pending: int = 0, lang: str = "en") -> RenderableType:
+          pending: int = 0, lang: str = "en", marked: Iterable[int] = ()) -> RenderableType:
     """The whole table as ``view.seat`` sees it.
 
     Args:
@@ -225,6 +225,7 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         log_lines: how many recent public log lines to show (0: none).
         pending: cards of a taken pile waiting for the side's opening to reach its minimum.
         lang: the language of the pile's and the turn's explanation.
+        marked: cards of the hand to mark (just drawn).
     """
     tnames = team_names(view.teams, names)
     parts: list[RenderableType] = []
@@ -281,7 +282,7 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         parts.append(melds_table(view.melds[t], view))
 
     hand = Text(f"Your hand ({len(view.hand)}): ", style="bold")
-    hand.append_text(hand_label(view.hand))
+    hand.append_text(hand_label(view.hand, marked=marked))
     parts.append(hand)
 
     if log_lines:

@@ -144,20 +144,31 @@ class Session:
         place = decision_seed(seed, seat, len(self.match.hands), len(self.match.record.actions))
         return make_bot(self.kinds[seat], place)
 
-    def play_bot(self) -> tuple[Event, str | None]:
-        """One bot decision; returns its event and, if the bot failed, the error (it then
-        plays its first legal action: a bot's bug must not end the person's game)."""
+    def decide_bot(self) -> tuple[Action, str | None]:
+        """The decision of the bot to act, without playing it (a front end may think in
+        another thread): the action and, if the bot failed, why (it then plays its first
+        legal action: a bot's bug must not end the person's game)."""
         seat = self.state.actor
         view = self.state.view(seat)
         try:
-            event = self.match.apply(self.bot_for(seat).choose(view))
-            failure = None
+            action = self.bot_for(seat).choose(view)
+            if action not in view.legal_actions:
+                raise ValueError(f"{action.text()} is not legal")
+            return action, None
         except Exception as exc:
-            event = self.match.apply(view.legal_actions[0])
-            failure = f"{self.names[seat]}'s bot failed ({exc}); it played " \
-                      f"{view.legal_actions[0].text()}"
+            return view.legal_actions[0], (f"{self.names[seat]}'s bot failed ({exc}); it "
+                                           f"played {view.legal_actions[0].text()}")
+
+    def apply_bot(self, action: Action) -> Event:
+        """Play a bot's decision (from :meth:`decide_bot`) and save."""
+        event = self.match.apply(action)
         self.autosave()
-        return event, failure
+        return event
+
+    def play_bot(self) -> tuple[Event, str | None]:
+        """One bot decision, played; its event and the bot's failure, if any."""
+        action, failure = self.decide_bot()
+        return self.apply_bot(action), failure
 
     # -- the person's lines --------------------------------------------------------------------
     def action_of_line(self, line: str) -> Action | Reply:

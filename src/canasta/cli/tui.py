@@ -30,8 +30,8 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from canasta.cli import explain, moves, render
 from canasta.cli.render import CardStyle, card_label, cards_label
-from canasta.cli.session import Session
-from canasta.core.actions import LayOff, Meld
+from canasta.cli.session import Reply, Session
+from canasta.core.actions import Action, LayOff, Meld
 from canasta.core.cards import JOKER, POINTS, rank_of, rank_text, sort_key
 from canasta.core.events import action_of
 from canasta.core.melds import classify_meld
@@ -369,6 +369,7 @@ class TableApp(App[None]):
         self.shown = len(session.state.events)
         self.waiting_result = False
         self.bot_scheduled = False
+        self.thinking = False
         self.quit_message = ""
 
     # layout ----------------------------------------------------------------------------------
@@ -443,11 +444,24 @@ class TableApp(App[None]):
                 self.call_later(self.bot_move)
 
     def bot_move(self) -> None:
+        """Let the bot to act think in a worker thread (a search bot takes its time; the
+        screen stays live), then play its move here."""
         self.bot_scheduled = False
+        if not self.session.bot_to_act() or self.thinking:
+            return
+        self.thinking = True
+        self.run_worker(self._think, thread=True, group="bot")
+
+    def _think(self) -> None:
+        action, failure = self.session.decide_bot()
+        self.call_from_thread(self._bot_decided, action, failure)
+
+    def _bot_decided(self, action: Action, failure: str | None) -> None:
+        self.thinking = False
         s = self.session
         if not s.bot_to_act():
             return
-        _, failure = s.play_bot()
+        s.apply_bot(action)
         if failure:
             self.say(failure, "red")
         self.flush_log()
@@ -536,8 +550,17 @@ class TableApp(App[None]):
 
     def action_hint(self) -> None:
         """The suggested moves on one line, the best one's reason on the next, and the best
-        move typed into the input line (Enter plays it)."""
+        move typed into the input line (Enter plays it). The search runs in a worker
+        thread."""
+        if self.session.human_to_act():
+            self.say("…", "dim")
+        self.run_worker(self._hint, thread=True, group="hint", exclusive=True)
+
+    def _hint(self) -> None:
         reply = self.session.hint()
+        self.call_from_thread(self._show_hint, reply)
+
+    def _show_hint(self, reply: Reply) -> None:
         if not reply.choices:
             for text in reply.lines:
                 self.say(text, "yellow")
