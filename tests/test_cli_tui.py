@@ -20,7 +20,8 @@ from textual.pilot import Pilot
 from canasta import Match, load_preset
 from canasta.cli import moves, render
 from canasta.cli.session import Session
-from canasta.cli.tui import ResultScreen, TableApp, hand_text
+from canasta.cli.table_view import hand_text
+from canasta.cli.tui import ResultScreen, TableApp
 from canasta.core.actions import Discard, Draw
 from canasta.core.cards import card_text, suit_of
 

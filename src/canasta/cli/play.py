@@ -26,9 +26,10 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+import canasta.cli.explain as explain
+import canasta.cli.moves as moves
 import canasta.cli.render as render
 from canasta.bots import BOTS, make_bot
-from canasta.cli import explain, moves
 from canasta.cli.session import Session, decision_seed, split_record_name  # noqa: F401
 from canasta.core.events import action_of
 from canasta.core.match import Match

@@ -18,7 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from canasta.cli import explain
+import canasta.cli.explain as explain
 from canasta.core.actions import Action
 from canasta.core.cards import (
     CardParseError,

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
-from canasta.cli import moves
 from canasta.cli.render import team_names
 from canasta.core.actions import Action, LayOff, Meld, parse_action
 from canasta.core.cards import card_text, sort_key
