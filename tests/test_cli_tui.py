@@ -132,6 +132,9 @@ def test_short_moves_typed_play_the_turn_and_the_bots_follow() -> None:
         discard = next(a for a in s.view.legal_actions if isinstance(a, Discard))
         assert isinstance(discard, Discard)
         before = len(s.match.record.actions)
+        # Completion: "d" and Tab give the first legal discard's short form.
+        await pilot.press("d", "tab")
+        assert app.query_one("#prompt").value == f"d {card_text(discard.card)}"  # type: ignore[attr-defined]
         await typed(pilot, f"d {card_text(discard.card)}")
         assert s.match.record.actions[before] == (0, discard.text())
         await until_human(pilot, s)

@@ -491,8 +491,14 @@ def register(app: typer.Typer) -> None:
             console.print(Text("Error: --sort: expected rank or suit", style="bold red"))
             raise typer.Exit(2)
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
-            from canasta.cli.tui import run_table
-
+            try:
+                from canasta.cli.tui import run_table
+            except ImportError as exc:  # an environment without the cli extra's Textual
+                console.print(Text(f"The full-screen table needs Textual ({exc}); playing "
+                                   "line by line. pip install -e '.[cli]' installs it.",
+                                   style="yellow"))
+                plain = True
+        if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             opts = Options(variant, tuple(rule or ()), players, seed, bots, save, resume,
                            name, start_from, lang, force, undo)
             try:

@@ -124,6 +124,7 @@ class TableApp(App[None]):
         Binding("f5", "log", "Log"),
         Binding("f6", "pile", "Pile"),
         Binding("ctrl+q", "leave", "Quit"),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, *, speed: float = 0.8, step: bool = False,
@@ -303,6 +304,12 @@ class TableApp(App[None]):
     # keys ------------------------------------------------------------------------------------
     def action_help(self) -> None:
         self.push_screen(TextScreen(help_table()))
+
+    def action_complete(self) -> None:
+        """Tab (like →) takes the move the input line suggests."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.cursor_position = len(prompt.value)
+        prompt.action_cursor_right()
 
     def action_sort(self) -> None:
         st = self.card_style
