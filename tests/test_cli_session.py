@@ -226,3 +226,28 @@ def test_you_can_go_out_marker_follows_the_engine() -> None:
                           and s.going_out_plan() is not None)
     assert explain.can_go_out(state.view(state.actor))
     assert not explain.can_go_out(state.view((state.actor + 1) % 4))
+
+
+@pytest.mark.parametrize("variant", ["international", "canastone", "classic_italian",
+                                     "brazilian", "romanian"])
+def test_every_legal_action_reads_back_from_its_short_form(variant: str) -> None:
+    """Over random play, the short form of every legal action (what the menu and the
+    completion show) names exactly that action, and the menu lists every action once."""
+    rules = load_preset(variant)
+    checked = 0
+    kinds: set[str] = set()
+    for seed in range(3):
+        state = Match(rules, 4, seed=seed).state  # Match deals again after a misdeal
+        rng = random.Random(seed)
+        while not state.is_over and checked < 4000:
+            view = state.view(state.actor)
+            for action in view.legal_actions:
+                assert moves.resolve(moves.short_text(action), view) == action, action
+                checked += 1
+                kinds.add(type(action).__name__)
+            shown = sum(len(line.moves) for line in moves.grouped_menu(view))
+            takes = sum(1 for a in view.legal_actions if isinstance(a, TakePile))
+            # The takes share one entry ("take the pile: t 7h 7c · t 7h JK").
+            assert shown == len(view.legal_actions) - takes + (1 if takes else 0)
+            state.apply(rng.choice(state.legal_actions()))
+    assert {"Draw", "Meld", "LayOff", "Discard", "TakePile"} <= kinds
