@@ -137,8 +137,10 @@ class Game:
         self.console.print(render.table(view, s.names, title=title, log_lines=0,
                                         pending=len(self.state.pending_pile), lang=s.lang,
                                         marked=s.gained))
+        line = Text(explain.points_line(view, s.lang), style="dim")
         if explain.can_go_out(view):
-            self.console.print(Text(t("play.go_out", s.lang), style="bold green"))
+            line = Text(t("play.go_out", s.lang) + "  ", style="bold green").append_text(line)
+        self.console.print(line)
 
     # -- the match -----------------------------------------------------------------------------
     def run(self) -> None:
