@@ -137,8 +137,13 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -
         out.append(mark, style="bold yellow")
         out.append(f"{names[seat]} ", style="bold")
         out.append(t("ui.cards_n", lang, n=view.hand_sizes[seat]), style="dim")
-        out.append("\n    " if view.players <= 4 else ": ")
-        out.append(last[seat], style="" if last[seat] != "-" else "dim")
+        move = last[seat]
+        if view.players > 4:  # beside the name: the name need not be said twice
+            out.append(": ")
+            move = move.removeprefix(names[seat] + " ")
+        else:
+            out.append("\n    ")
+        out.append(move, style="" if move != "-" else "dim")
     return out
 
 
