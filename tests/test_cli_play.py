@@ -115,7 +115,7 @@ def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
     with pytest.raises(IllegalActionError) as info:
         state.clone().apply(Discard(held))
     not_held = next(c for c in range(JOKER) if c not in cards_of(state.hands[0]))
-    extra = ["help", f"discard {card_text(held)}", "meld 9x 9s", "99",
+    extra = ["help", f"discard {card_text(held)}", "why", "meld 9x 9s", "99",
              f"discard {card_text(not_held)}", "table"]
     save = tmp_path / "game.json"
     code, out = play(["--seed", str(SEED), "--bots", "random", "--save", str(save)],
@@ -124,11 +124,16 @@ def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
     assert code == 0
     # help lists the legal moves by number; the first decision is to draw.
     assert "Type the number of a move" in text and "1 draw" in text
-    # The illegal discard gets the engine's reason and rule; the game goes on.
-    assert flat(refusal_text(info.value, first.rules, "en")) in text
-    assert text.count("Not allowed: ") >= 1 and "seed 002: " in text
+    # The illegal discard gets the engine's reason in plain words; `why` adds the seed's
+    # own sentence and the rule; the game goes on.
+    full = flat(refusal_text(info.value, first.rules, "en"))
+    plain, quote = full.split(" — ", 1)
+    assert plain.startswith("Not allowed: ") and plain in text
+    assert quote.startswith("seed 002: ")
+    assert text.index(plain) < text.index(quote), "the quote comes only with `why`"
     assert f"rule: {info.value.rule}" in text
-    assert "Cannot read that move: meld: '9x' at position 2 is not a card" in text
+    assert "Cannot read that move: '9x' is not a card or a rank" in text
+    assert text.count("Not allowed: ") >= 2  # the card not held, refused by the engine
     assert "No move number 99" in text
     # The hand was played to its end and scored, item by item.
     sheets = match.record.sheets
@@ -290,8 +295,9 @@ def test_two_players_draw_two_and_have_no_partner() -> None:
     assert isinstance(event, Drew) and event.drawn is not None
     drawn = list(event.drawn)
     assert len(drawn) == 2  # seed 001/pagat: two players draw two cards
-    assert f"You drew {card_text(drawn[0])}" in out
-    assert card_text(drawn[1]) in out.split("You drew", 1)[1].splitlines()[0]
+    # The draw is told once, by its event ("You draw Qd 5h."), not again as "You drew".
+    assert f"You draw {card_text(drawn[0])} {card_text(drawn[1])}." in out
+    assert "You drew" not in out
 
 
 def test_an_unwritable_save_path_exits_2(tmp_path: Path) -> None:
@@ -339,7 +345,7 @@ def test_play_from_a_malformed_position_exits_2_and_names_the_file(tmp_path: Pat
 def test_refusals_in_italian_with_the_variants_own_seed() -> None:
     """`--lang it`: "Non consentito: …" with the sentence of the variant's seed text."""
     code, out = play(["--seed", str(SEED), "--bots", "random", "--variant", "canastone",
-                      "--lang", "it"], ["discard JK", "quit"])
+                      "--lang", "it"], ["discard JK", "why", "quit"])
     text = flat(out)
     assert code == 0
     assert "Non consentito: " in text and "testo 000: «" in text

@@ -104,6 +104,7 @@ def test_position_prints_the_current_position_of_a_saved_game(tmp_path: Path) ->
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     match = record_to_match(json.loads(path.read_text()))
+    assert doc.pop("hand") == len(match.hands)  # which hand of the match (play --from)
     assert doc == position_to_dict(match.state)
     assert same_state(state_from_dict(doc), load_position(path))
 

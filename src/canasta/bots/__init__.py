@@ -1,25 +1,36 @@
 """Bots: players that see only their seat's :class:`~canasta.core.state.View`.
 
 A bot is any object with ``choose(view) -> Action``; ``view.legal_actions`` lists what it may
-play. :func:`make_bot` builds one by name (``random``, ``greedy``).
+play. :func:`make_bot` builds one from a spec string ``name[:key=value,...]``
+(:mod:`canasta.bots.registry`): the baselines ``random`` and ``greedy``, and the levels
+``easy``, ``medium`` and ``hard`` (:mod:`canasta.bots.levels`), and ``expert``, a search
+over sampled deals (:mod:`canasta.bots.expert`). Other bots register themselves with
+:func:`register_bot`. :func:`suggest` gives hints: the best moves of a view with values and
+reasons (:mod:`canasta.bots.hints`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Protocol
 
+from canasta.bots.hints import DEFAULT_BUDGET, Reason, Suggestion
+from canasta.bots.registry import (
+    BOTS,
+    Bot,
+    BotInfo,
+    Param,
+    bot_info,
+    bot_names,
+    make_bot,
+    parse_spec,
+    register_bot,
+    split_specs,
+)
 from canasta.core.actions import Action
 from canasta.core.state import View
 
-
-class Bot(Protocol):
-    """A player: picks one of ``view.legal_actions``; never sees hidden cards."""
-
-    name: str
-
-    def choose(self, view: View) -> Action: ...
+__all__ = ["BOTS", "Bot", "BotInfo", "Param", "RandomBot", "Reason", "Suggestion", "bot_info",
+           "bot_names", "make_bot", "parse_spec", "register_bot", "split_specs", "suggest"]
 
 
 class RandomBot:
@@ -40,16 +51,61 @@ def _greedy(seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "greedy": _greedy}
+def _easy(seed: int | None, careless: float = 0.3, miss: float = 0.3) -> Bot:
+    from canasta.bots.levels import easy
+
+    return easy(seed, careless=careless, miss=miss)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Build a bot by name.
+def _medium(seed: int | None) -> Bot:
+    from canasta.bots.levels import medium
+
+    return medium(seed)
+
+
+def _hard(seed: int | None) -> Bot:
+    from canasta.bots.levels import hard
+
+    return hard(seed)
+
+
+register_bot("random", RandomBot, "bot.random")
+register_bot("greedy", _greedy, "bot.greedy")
+register_bot("easy", _easy, "bot.easy", (
+    Param("careless", float, 0.3, 0.0, 1.0),
+    Param("miss", float, 0.3, 0.0, 1.0),
+))
+register_bot("medium", _medium, "bot.medium")
+register_bot("hard", _hard, "bot.hard")
+# By its "module:attribute" name: the expert module imports the registry (its playout policy
+# is a bot spec), so the registry must not import it back.
+register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (
+    Param("time", float, None, 0.001, 3600.0),
+    Param("iterations", int, None, 1, 1_000_000),
+    Param("playout", str, "hard"),
+    Param("depth", int, 2, 0, 100),
+    Param("width", int, 10, 1, 100),
+    Param("confidence", float, 1.0, 0.0, 10.0),
+    Param("baseline", str, ""),
+))
+
+
+def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, seed: int = 0,
+            iterations: int | None = None, playout: str | None = None) -> list[Suggestion]:
+    """Hints: the ``n`` best moves of ``view`` (the seat to act), best first, each with its
+    estimated value (points of the hand for the seat's side, relative to the playout
+    policy's move) and reasons (``hint.reason.<key>`` in the message catalogues). See
+    :func:`canasta.bots.hints.suggest`; ``playout`` is the playout policy's bot spec
+    (default the expert's).
 
     Raises:
-        ValueError: unknown name (the message lists the known ones).
+        ValueError: ``n`` < 1, a budget that is not positive, the seat is not to act, or an
+            unknown playout bot.
     """
-    key = name.strip().lower()
-    if key not in BOTS:
-        raise ValueError(f"unknown bot '{name}'; choose one of {', '.join(sorted(BOTS))}")
-    return BOTS[key](seed)
+    from canasta.bots.expert import DEFAULT_PLAYOUT
+    from canasta.bots.hints import suggest as _suggest
+
+    spec = playout or DEFAULT_PLAYOUT
+    parse_spec(spec)
+    return _suggest(view, n, budget, policy=lambda s: make_bot(spec, s), seed=seed,
+                    iterations=iterations)

@@ -3,6 +3,8 @@ and registers itself on :data:`app`; no module here holds a rule of the game."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(
@@ -13,10 +15,29 @@ app = typer.Typer(
 )
 
 
-def _register() -> None:
-    from canasta.cli import play, replay, rules_cmd, score, serve, simulate, tournament
+def _version(value: bool) -> None:
+    if value:
+        import canasta
+        from canasta.core import COMPILED
 
-    for module in (play, simulate, tournament, rules_cmd, score, replay, serve):
+        typer.echo(f"canasta {canasta.__version__} "
+                   f"({'compiled' if COMPILED else 'pure-Python'} core)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print the version (and whether the core is compiled) and exit.")] = False,
+) -> None:
+    """Canasta: play, simulate, score and replay the five seed variants."""
+
+
+def _register() -> None:
+    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate, tournament
+
+    for module in (play, simulate, tournament, rules_cmd, score, replay, serve, hint):
         module.register(app)
 
 

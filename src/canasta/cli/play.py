@@ -1,9 +1,12 @@
 """`canasta play`: a person at seat 0 plays a match with and against bots in the terminal.
 
-The person types an action in its text form (``meld 9s 9d JK``) or the number of one of the
-listed legal moves; ``help`` lists them again, ``quit`` saves (with ``--save``) and leaves.
-Every move goes through the engine: an illegal one is refused with the engine's reason and
-rule, and the game goes on. The command holds no rule of the game.
+On a terminal the match is played on the full-screen table of :mod:`canasta.cli.tui`; with
+``--plain`` (or when input or output is not a terminal) line by line, as here: the person
+types a move in its short form (``m 9 9 JK``, ``d Kc``, :mod:`canasta.cli.moves`), its text
+form (``meld 9s 9d JK``) or the number of one of the legal moves (``help`` lists them),
+``quit`` saves (with ``--save``) and leaves. Every move goes through the engine: an illegal
+one is refused in plain words (``why`` quotes the seed), and the game goes on. The command
+holds no rule of the game.
 
 Input is read through a :data:`Reader` (``prompt -> line``, ``EOFError`` at the end), so that
 tests drive a whole game with Typer's ``CliRunner(input=...)``.
@@ -11,9 +14,9 @@ tests drive a whole game with Typer's ``CliRunner(input=...)``.
 
 from __future__ import annotations
 
-import re
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -23,42 +26,45 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+import canasta.cli.explain as explain
+import canasta.cli.moves as moves
 import canasta.cli.render as render
-from canasta.bots import BOTS, Bot, make_bot
-from canasta.core.actions import Action, ActionParseError, Answer, parse_action
-from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile, action_of
+from canasta.bots import BOTS, make_bot
+from canasta.cli.session import Session, decision_seed, split_record_name  # noqa: F401
+from canasta.core.events import action_of
 from canasta.core.match import Match
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
-from canasta.core.state import IllegalActionError, Phase, State
+from canasta.core.state import Phase, State
 from canasta.formats.jsondoc import FormatError
+from canasta.formats.position import read_document
 from canasta.formats.records import (
     RecordError,
-    load_position,
     load_record,
     match_from_state,
-    save_record,
+    record_to_match,
+    state_from_document,
 )
-from canasta.i18n import describe_event, languages, resolve_lang
-from canasta.i18n.refusals import refusal_text
+from canasta.i18n import describe_event, languages, resolve_lang, t
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
 
 HELP_MOVES = (
-    ("draw", "draw from the stock"),
-    ("take-pile 7h 7c", "take the pile: meld its top card with 7h 7c from your hand"),
-    ("take-pile", "take the pile: add its top card to your side's meld"),
-    ("meld 9s 9d JK", "lay down a new meld"),
-    ("lay-off 9 9h 2c", "add cards to your side's meld of nines (W: the wild meld)"),
-    ("discard Kc", "discard and end your turn (your last card: you go out)"),
-    ("ask-partner", "ask your partner whether you may go out (the answer binds)"),
-    ("retract", "take back an opening short of the minimum (the minimum then rises)"),
-    ("end-hand", "the stock is gone: decline the discard and end the hand"),
+    ("s   draw", "draw from the stock"),
+    ("t   take-pile 7h 7c", "take the pile: meld its top card with 7h 7c (t 7 7: any sevens)"),
+    ("t   take-pile", "take the pile: add its top card to your side's meld"),
+    ("m 9 9 JK   meld 9s 9d JK", "lay down a new meld (a rank alone: any card of it)"),
+    ("l 9 9h 2c   lay-off 9 9h 2c", "add cards to your side's meld of nines (W: wild meld)"),
+    ("d Kc   discard Kc", "discard and end your turn (your last card: you go out)"),
+    ("a   ask-partner", "ask your partner whether you may go out (the answer binds)"),
+    ("r   retract", "take back an opening short of the minimum (the minimum then rises)"),
+    ("e   end-hand", "the stock is gone: decline the discard and end the hand"),
 )
 HELP_NOTES = (
     "Cards: rank A K Q J 10 9 8 7 6 5 4 3 2 (T = 10) and suit s h d c; JK is a joker.",
-    "Other commands: help or ? (this list), table (draw the table again), log (the whole "
-    "hand so far), quit (save and leave).",
+    "Other commands: help or ? (this list), hint (suggested moves), undo (with --undo: take "
+    "back this turn's melds), why (the rule's own words after a refusal), pile (what taking "
+    "the pile needs), table, log (the whole hand so far), quit (save and leave).",
 )
 
 
@@ -74,105 +80,90 @@ def help_text() -> Group:
 
 
 def default_bot() -> str:
-    """The bot the other seats get by default: greedy when it exists, else random."""
-    return "greedy" if "greedy" in BOTS else "random"
+    """The bot the other seats get by default: the medium level when it exists, else
+    greedy, else random."""
+    return next(b for b in ("medium", "greedy", "random") if b in BOTS)
 
 
 class _Quit(Exception):
     """The person left the game."""
 
 
-@dataclass
 class Game:
-    """A match in progress between one person and bots.
+    """The plain line front end: a :class:`~canasta.cli.session.Session` played through
+    ``read`` (one line per prompt) and a Rich console, as scripts and tests drive it.
 
-    Attributes:
-        match: the match (its current hand is ``match.state``).
-        names: display name per seat (``names[human]`` is the person).
-        bots: the bot of every other seat, used when the match has no seed.
-        console: where the game is drawn.
+    Args:
+        session: the match with its seats, language and save file.
+        console: where the game is printed.
         read: where the person's input comes from.
-        save: the record file rewritten after every action, or None.
-        human: the person's seat.
-        bot_kinds: the bot name of each seat ("" for the person), kept in the record.
-        shown: how many lines of the hand's log have been printed.
-        lang: the language of refusals and of the log (a catalogue of canasta.i18n).
     """
 
-    match: Match
-    names: list[str]
-    bots: dict[int, Bot]
-    console: Console
-    read: Reader
-    save: Path | None = None
-    human: int = 0
-    bot_kinds: list[str] = field(default_factory=list)
-    shown: int = 0
-    lang: str = "en"
+    def __init__(self, session: Session, console: Console, read: Reader) -> None:
+        self.session = session
+        self.console = console
+        self.read = read
+        #: How many events of the hand's log have been printed.
+        self.shown = 0
 
-    # -- helpers -------------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        return self.match.state
+        return self.session.state
 
     @property
-    def team_names(self) -> list[str]:
-        return render.team_names(self.match.teams, self.names)
+    def match(self) -> Match:
+        return self.session.match
 
-    def record_names(self) -> list[str]:
-        """Names as stored in the record: a bot seat carries its kind, ``West (greedy)``."""
-        out = []
-        for seat, name in enumerate(self.names):
-            kind = self.bot_kinds[seat] if seat < len(self.bot_kinds) else ""
-            out.append(f"{name} ({kind})" if kind else name)
-        return out
-
-    def autosave(self) -> None:
-        if self.save is not None:
-            save_record(self.match, self.save, self.record_names())
+    @property
+    def names(self) -> list[str]:
+        return self.session.names
 
     def flush_log(self) -> None:
         """Print the public log lines not shown yet (bots' moves, red threes, the hand's end)."""
+        s = self.session
         events = self.state.events
         for event in events[self.shown:]:
-            line = describe_event(event, self.human, self.lang, self.names, self.team_names)
+            line = describe_event(event, s.human, s.lang, s.names, s.team_names)
             if line:
                 self.console.print(Text("  " + line, style="" if action_of(event) is not None
                                         else "italic"))
         self.shown = len(events)
 
     def draw_table(self) -> None:
-        view = self.state.view(self.human)
-        hand_no = len(self.match.hands)
-        title = (f"Hand {hand_no} · {self.match.rules.name} · match to "
+        s = self.session
+        view = s.view
+        title = (f"Hand {s.hand_number} · {self.match.rules.name} · match to "
                  f"{self.match.rules.target(self.match.players)}")
-        self.console.print(render.table(view, self.names, title=title, log_lines=0,
-                                        pending=len(self.state.pending_pile)))
+        self.console.print(render.table(view, s.names, title=title, log_lines=0,
+                                        pending=len(self.state.pending_pile), lang=s.lang,
+                                        marked=s.gained))
+        line = Text(explain.points_line(view, s.lang), style="dim")
+        if explain.can_go_out(view):
+            line = Text(t("play.go_out", s.lang) + "  ", style="bold green").append_text(line)
+        self.console.print(line)
 
     # -- the match -----------------------------------------------------------------------------
     def run(self) -> None:
         """Play until the match is won or the person quits."""
+        s = self.session
         try:
             while True:
                 if not self.state.is_over:
                     self.play_hand()
-                if not self.match.record.sheets:
-                    self.match.finish_hand()
-                    self.autosave()
+                s.finish_hand()
                 self.show_result()
                 if self.match.winner is not None:
-                    winner = self.team_names[self.match.winner]
+                    winner = s.team_names[self.match.winner]
                     self.console.print(Text(f"\n{winner} win the match!", style="bold green"))
                     return
                 self.ask("\nPress Enter to deal the next hand (or type quit): ")
-                self.match.next_hand()
+                s.next_hand()
                 self.shown = 0
-                self.autosave()
         except (_Quit, KeyboardInterrupt):
-            if self.save is not None:
-                self.autosave()
-                self.console.print(f"Saved to {self.save}. Resume with: "
-                                   f"canasta play --resume {self.save}")
+            if s.save is not None:
+                s.autosave()
+                self.console.print(f"Saved to {s.save}. Resume with: "
+                                   f"canasta play --resume {s.save}")
             else:
                 self.console.print("Bye. (Use --save PATH to keep a game for later.)")
 
@@ -188,175 +179,119 @@ class Game:
         return line
 
     def play_hand(self) -> None:
-        hand_no = len(self.match.hands)
-        self.console.rule(f"Hand {hand_no}")
+        self.console.rule(f"Hand {self.session.hand_number}")
         while not self.state.is_over:
-            seat = self.state.actor
-            if seat == self.human:
+            if self.session.human_to_act():
                 self.flush_log()
                 self.human_turn()
             else:
-                self.bot_turn(seat)
-            self.autosave()
+                _, failure = self.session.play_bot()
+                if failure:
+                    self.console.print(Text(failure, style="red"))
         self.flush_log()
 
-    def bot_for(self, seat: int) -> Bot:
-        """The bot to decide now. In a seeded match each decision gets a bot seeded from the
-        place in the match, so a resumed game goes on exactly as the uninterrupted one."""
-        seed = self.match.seed
-        if seed is None:
-            return self.bots[seat]
-        place = decision_seed(seed, seat, len(self.match.hands), len(self.match.record.actions))
-        return make_bot(self.bot_kinds[seat], place)
-
-    def bot_turn(self, seat: int) -> None:
-        view = self.state.view(seat)
-        try:
-            action = self.bot_for(seat).choose(view)
-            self.match.apply(action)
-        except Exception as exc:  # a bot's bug must not end the person's game
-            self.console.print(f"[red]{self.names[seat]}'s bot failed ({exc}); "
-                               f"it plays {view.legal_actions[0].text()}[/red]")
-            self.match.apply(view.legal_actions[0])
-
-    def show_legal(self, actions: tuple[Action, ...]) -> None:
-        self.console.print(render.legal_moves(actions))
+    def show_menu(self) -> None:
+        """The legal moves grouped: draws and takes, one line per meld rank, the discards."""
+        for line in moves.grouped_menu(self.session.view):
+            label = Text(f"  {line.label} " if line.label else "  ", style="cyan")
+            label.append("  ·  ".join(line.moves) if line.kind != "discard"
+                         else " ".join(line.moves))
+            self.console.print(label, overflow="fold")
 
     def human_turn(self) -> None:
         """One decision of the person: draw the table, read until a legal move is played."""
-        state = self.state
-        view = state.view(self.human)
+        s = self.session
+        view = s.view
         legal = view.legal_actions
         self.draw_table()
         if view.phase is Phase.ANSWER:
-            asker = self.names[view.current]
-            self.console.print(Text(f"{asker} asks: may I go out? (Your answer binds.)",
-                                    style="bold"))
+            self.console.print(Text(f"{s.names[view.current]} asks: may I go out? "
+                                    "(Your answer binds.)", style="bold"))
             prompt = "Answer yes or no: "
         else:
-            self.show_legal(legal)
-            prompt = f"{self.names[self.human]} > "
+            self.show_menu()
+            prompt = f"{s.names[s.human]} > "
         while True:
             line = self.ask(prompt).strip()
             if not line:
                 continue
             low = line.lower()
-            if low in ("help", "?", "h"):
+            if low in ("help", "?"):
                 self.console.print(help_text())
-                self.show_legal(legal)
+                self.console.print(render.legal_moves(legal))
                 continue
-            if low in ("table", "t"):
+            if low in ("table", "tab"):
                 self.draw_table()
-                self.show_legal(legal)
+                self.show_menu()
                 continue
             if low == "log":
-                for event in state.events:
-                    line = describe_event(event, self.human, self.lang, self.names,
-                                          self.team_names)
-                    if line:
-                        self.console.print("  " + line)
+                for event in self.state.events:
+                    text = describe_event(event, s.human, s.lang, s.names, s.team_names)
+                    if text:
+                        self.console.print("  " + text)
                 continue
-            action = self.to_action(line, legal, view.phase)
-            if action is None:
+            if low in ("pile",):
+                for text in [*explain.pile_lines(s.view, s.lang),
+                             *explain.pile_cards_lines(s.view, s.lang)]:
+                    self.console.print("  " + text)
                 continue
-            try:
-                event = self.match.apply(action)
-            except IllegalActionError as exc:
-                self.console.print(Text(refusal_text(exc, self.match.rules, self.lang,
-                                                     state), style="bold red"))
-                self.console.print(Text(f"  (rule: {exc.rule}) Type help for the legal moves.",
-                                        style="red"))
-                continue
-            self.flush_log()
-            self.report_gain(event)
-            return
-
-    def to_action(self, line: str, legal: tuple[Action, ...], phase: Phase) -> Action | None:
-        """The action a line names, or None after printing why it names none."""
-        low = line.lower()
-        if re.fullmatch(r"\d+", low):
-            n = int(low)
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            self.console.print(Text(f"No move number {n}: choose 1 to {len(legal)}.",
-                                    style="red"))
-            return None
-        if phase is Phase.ANSWER and low in ("y", "yes", "n", "no"):
-            return Answer(low.startswith("y"))
-        try:
-            return parse_action(line)
-        except ActionParseError as exc:
-            self.console.print(Text(f"Cannot read that move: {exc}", style="bold red"))
-            self.console.print(Text("  Type help for the legal moves and the notation.",
-                                    style="red"))
-            return None
-
-    def report_gain(self, event: Event) -> None:
-        """After the person's draw or pile take, say which cards came into the hand (from the
-        action's event)."""
-        if isinstance(event, Drew):
-            gained = list(event.drawn or ())
-        elif isinstance(event, TookPile):
-            gained = list(event.drawn or ())
-            if not event.top_only and not self.state.pending_pile:
-                gained += [*(event.pile or ()), *(event.surprise or ())]
-                for later in self.state.events:
-                    if isinstance(later, RedThreesLaidOut) and later.seat == self.human \
-                            and not later.replaced_count:
-                        for c in later.cards:
-                            if c in gained:
-                                gained.remove(c)
-        else:
-            return
-        gained.sort()
-        if not gained:
-            return
-        text = Text("You drew " if isinstance(event, Drew) else "You took ", style="bold")
-        text.append_text(render.hand_label(gained))
-        self.console.print(text)
+            reply = s.submit(line)
+            style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
+                reply.kind, "")
+            for text in reply.lines:
+                self.console.print(Text(text, style=style))
+            if reply.kind == "played":
+                self.flush_log()
+                return
+            if reply.kind == "info" and s.view.hand != view.hand:  # an undo: show the table
+                self.shown = min(self.shown, len(self.state.events))
+                return
 
     def show_result(self) -> None:
         """The final table, each team's score sheet and the match totals."""
+        s = self.session
         state = self.state
         rec = self.match.record
-        self.draw_final_table()
+        self.console.print(render.table(state.view(s.human), s.names,
+                                        title=f"Hand {s.hand_number} · final table",
+                                        log_lines=0, lang=s.lang))
         reason = rec.end_reason.replace("_", " ")
         if state.went_out is not None:
-            reason += f" ({self.names[state.went_out]}"
+            reason += f" ({s.names[state.went_out]}"
             reason += ", concealed)" if state.concealed else ")"
         self.console.print(Text(f"The hand ends: {reason}.", style="bold"))
         for seat in range(self.match.players):
-            if seat != self.human and state.hand_size[seat]:
-                left = Text(f"  {self.names[seat]} held: ", style="dim")
+            if seat != s.human and state.hand_size[seat]:
+                left = Text(f"  {s.names[seat]} held: ", style="dim")
                 left.append_text(render.hand_label(state.hand_cards(seat)))
                 self.console.print(left)
         tables = []
         for sheet in rec.sheets:
-            seats = [s for s in self.match.teams[sheet.team] if s != state.went_out]
+            seats = [p for p in self.match.teams[sheet.team] if p != state.went_out]
             tables.append(render.score_sheet_table(
-                sheet, self.team_names[sheet.team], [self.names[s] for s in seats]))
+                sheet, s.team_names[sheet.team], [s.names[p] for p in seats]))
         self.console.print(Columns(tables, padding=(0, 2)))
-        self.console.print(render.totals_table(self.match.scores, self.team_names,
+        self.console.print(render.totals_table(self.match.scores, s.team_names,
                                                self.match.rules.target(self.match.players),
-                                               len(self.match.hands)))
-
-    def draw_final_table(self) -> None:
-        view = self.state.view(self.human)
-        title = f"Hand {len(self.match.hands)} · final table"
-        self.console.print(render.table(view, self.names, title=title, log_lines=0))
+                                               s.hand_number))
 
 
-def decision_seed(seed: int, seat: int, hand: int, action: int) -> int:
-    """The seed of a bot's decision at action number ``action`` of hand ``hand`` (from 1)."""
-    return ((seed * 31 + seat) * 1009 + hand) * 100_003 + action
-
-
-def _cards(counts: list[int]) -> list[int]:
-    return [c for c, n in enumerate(counts) for _ in range(n)]
+def split_bot_specs(spec: str) -> list[str]:
+    """``--bots`` as a list of bot specs: commas part the seats, but a comma followed by a
+    ``key=value`` belongs to the previous spec (``expert:time=0.5,seed=3,easy``)."""
+    out: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        if out and ":" in out[-1] and "=" in part and ":" not in part:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
 
 
 def _bot_list(spec: str | None, seats: int) -> list[str]:
-    names = [b.strip() for b in (spec or default_bot()).split(",") if b.strip()]
+    names = split_bot_specs(spec or default_bot())
     if len(names) == 1:
         names *= seats
     if len(names) != seats:
@@ -367,72 +302,138 @@ def _bot_list(spec: str | None, seats: int) -> list[str]:
     return names
 
 
-_KIND_RE = re.compile(r"^(.*) \((\w+)\)$")
+@dataclass(frozen=True)
+class Options:
+    """How ``canasta play`` is set up (its command-line options)."""
+
+    variant: str = "international"
+    rules_args: tuple[str, ...] = ()
+    players: int = 4
+    seed: int | None = None
+    bots: str | None = None
+    save: Path | None = None
+    resume: Path | None = None
+    name: str = "You"
+    start_from: str | None = None
+    lang: str = "en"
+    force: bool = False
+    allow_undo: bool = False
+
+
+class SetupError(Exception):
+    """A bad option: the message says which and why (exit code 2)."""
+
+
+def _from_position(opts: Options) -> tuple[Match, int]:
+    """The match of ``--from``: a record's current position or a position file; and the
+    hands played before it (for the hand number shown)."""
+    assert opts.start_from is not None
+    data, source = read_document(opts.start_from)
+    if isinstance(data, dict) and data.get("format") == "canasta-record":
+        full = record_to_match(data, source)
+        offset = len(full.hands) - 1
+        state = full.state
+    else:
+        state = state_from_document(data, source)
+        number = data.get("hand") if isinstance(data, dict) else None
+        offset = number - 1 if isinstance(number, int) and number >= 1 else 0
+    match = match_from_state(state, seed=opts.seed)
+    if match.state.is_over and not match.is_over:
+        match.next_hand()
+    return match, offset
+
+
+def setup(opts: Options, console: Console) -> Session:
+    """The session ``opts`` describe (a new match, a resumed record, or a position).
+
+    Raises:
+        SetupError: an unknown variant, rule, bot or player count; a file that cannot be
+            read, is of the wrong kind, or would be overwritten without ``force``.
+    """
+    save = opts.save
+    offset = 0
+    try:
+        if opts.start_from is not None:
+            match, offset = _from_position(opts)
+            kinds = ["", *_bot_list(opts.bots, match.players - 1)]
+            names = render.seat_names(match.players, opts.name)
+            console.print(f"Starting from {opts.start_from}: hand {offset + len(match.hands)} "
+                          f"in progress, {len(match.state.actions)} actions played.")
+        elif opts.resume is not None:
+            data, source = read_document(opts.resume)
+            if isinstance(data, dict) and data.get("format") == "canasta-position":
+                raise SetupError(f"{opts.resume} is a position, not a match record: play on "
+                                 f"from it with --from {opts.resume}")
+            match, data = load_record(opts.resume)
+            stored = data.get("names") or []
+            names, kinds = [], []
+            for i in range(match.players):
+                raw = str(stored[i]) if i < len(stored) else ""
+                shown, kind = split_record_name(raw)
+                names.append(shown or f"Seat {i}")
+                kinds.append(kind)
+            kinds[0] = ""
+            if opts.bots is not None or not all(kinds[1:]):
+                kinds[1:] = _bot_list(opts.bots, match.players - 1)
+            if save is None:
+                save = opts.resume
+            console.print(f"Resumed {opts.resume}: hand {len(match.hands)}, "
+                          f"{len(match.state.actions)} actions played.")
+        else:
+            rules = load_preset(opts.variant, parse_rule_args(list(opts.rules_args)))
+            if opts.players not in rules.deal.player_counts:
+                raise ValueError(f"{rules.name} is played by "
+                                 f"{' or '.join(map(str, rules.deal.player_counts))} players, "
+                                 f"not {opts.players}")
+            kinds = ["", *_bot_list(opts.bots, opts.players - 1)]
+            match = Match(rules, opts.players, seed=opts.seed)
+            names = render.seat_names(opts.players, opts.name)
+    except (RulesError, RecordError, FormatError, ValueError) as exc:
+        raise SetupError(str(exc)) from None
+    if save is not None and save != opts.resume and save.exists() and not opts.force:
+        raise SetupError(f"{save} exists: resume it with --resume {save}, or overwrite it "
+                         "with --force")
+    return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
+                   allow_undo=opts.allow_undo, hand_offset=offset)
+
+
+def greeting(session: Session) -> list[str]:
+    """The first lines of a new match: rules, bots, partner."""
+    match, names, kinds = session.match, session.names, session.kinds
+    seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
+    out = [f"Canasta ({match.rules.name.replace('_', ' ')} rules), {match.players} players. "
+           f"Bots: {seats}."]
+    partner = [names[s] for s in match.teams[0] if s != 0]
+    if partner:
+        out.append(f"Your partner{'s' if len(partner) > 1 else ''}: {' & '.join(partner)}.")
+    return out
 
 
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str,
           console: Console, read: Reader, start_from: str | None = None,
-          lang: str = "en") -> int:
-    """Set up and play a game; returns the exit code (2 for a bad option)."""
+          lang: str = "en", force: bool = False, allow_undo: bool = False) -> int:
+    """Set up and play a game in plain line mode; returns the exit code (2 for a bad
+    option)."""
+    opts = Options(variant, tuple(rules_args or ()), players, seed, bots, save, resume, name,
+                   start_from, lang, force, allow_undo)
     try:
-        if start_from is not None:
-            # A saved position (or a record's current position): play on from it.
-            state = load_position(start_from)
-            match = match_from_state(state, seed=seed)
-            if match.state.is_over and not match.is_over:
-                match.next_hand()
-            kinds = ["", *_bot_list(bots, match.players - 1)]
-            names = render.seat_names(match.players, name)
-            console.print(f"Starting from {start_from}: hand in progress, "
-                          f"{len(match.state.actions)} actions played.")
-        elif resume is not None:
-            match, data = load_record(resume)
-            stored = data.get("names") or []
-            names, kinds = [], []
-            for i in range(match.players):
-                raw = str(stored[i]) if i < len(stored) else ""
-                m = _KIND_RE.match(raw)
-                names.append(m.group(1) if m else (raw or f"Seat {i}"))
-                kinds.append(m.group(2) if m else "")
-            kinds[0] = ""
-            if bots is not None or not all(kinds[1:]):
-                kinds[1:] = _bot_list(bots, match.players - 1)
-            if save is None:
-                save = resume
-            console.print(f"Resumed {resume}: hand {len(match.hands)}, "
-                          f"{len(match.state.actions)} actions played.")
-        else:
-            rules = load_preset(variant, parse_rule_args(rules_args))
-            if players not in rules.deal.player_counts:
-                raise ValueError(f"{rules.name} is played by "
-                                 f"{' or '.join(map(str, rules.deal.player_counts))} players, "
-                                 f"not {players}")
-            kinds = ["", *_bot_list(bots, players - 1)]
-            match = Match(rules, players, seed=seed)
-            names = render.seat_names(players, name)
-    except (RulesError, RecordError, FormatError, ValueError) as exc:
+        session = setup(opts, console)
+        session.autosave()
+    except SetupError as exc:
         console.print(Text(f"Error: {exc}", style="bold red"))
         return 2
-    bot_objs = {seat: make_bot(kinds[seat]) for seat in range(1, match.players)}
-    game = Game(match, names, bot_objs, console, read, save=save, bot_kinds=kinds,
-                lang=resolve_lang(lang))
-    if resume is not None or start_from is not None:
-        game.shown = max(0, len(match.state.events) - 8)  # the last moves, as a recap
-    if resume is None and start_from is None:
-        seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
-        partner = [names[s] for s in match.teams[0] if s != 0]
-        console.print(Text(f"Canasta ({match.rules.name.replace('_', ' ')} rules), "
-                           f"{match.players} players. Bots: {seats}.", style="bold"))
-        if partner:
-            console.print(f"Your partner{'s' if len(partner) > 1 else ''}: "
-                          f"{' & '.join(partner)}.")
-        console.print("Type help at any prompt for the moves and commands.")
-    try:
-        game.autosave()
     except OSError as exc:
-        console.print(Text(f"Error: cannot save to {save}: {exc.strerror}", style="bold red"))
+        console.print(Text(f"Error: cannot save to {session.save}: {exc.strerror}",
+                           style="bold red"))
         return 2
+    game = Game(session, console, read)
+    if resume is not None or start_from is not None:
+        game.shown = max(0, len(session.state.events) - 8)  # the last moves, as a recap
+    else:
+        for line in greeting(session):
+            console.print(Text(line, style="bold"))
+        console.print("Type help at any prompt for the moves and commands.")
     game.run()
     return 0
 
@@ -442,7 +443,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def play(
-        variant: Annotated[str, typer.Option(help="Rule set (see canasta rules).")] = (
+        variant: Annotated[str, typer.Option(help="Rule set (see canasta variants).")] = (
             "international"),
         rule: Annotated[list[str] | None, typer.Option(
             "--rule", metavar="NAME=VALUE", help="House rule (repeatable).")] = None,
@@ -451,10 +452,14 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(
             help="Seed of the shuffles and the bots (a reproducible game).")] = None,
         bots: Annotated[str | None, typer.Option(
-            help="Bots of the other seats in playing order, comma-separated (one name: all "
-                 "of them). Default: greedy, else random.")] = None,
+            help="Bots of the other seats in playing order, comma-separated (one: all of "
+                 "them): a level (easy, medium, hard, expert) or a bot name, with options "
+                 "as name:key=value. Default: medium.")] = None,
         save: Annotated[Path | None, typer.Option(
-            help="Save the match record here after every move.")] = None,
+            help="Save the match record here after every move (an existing file only with "
+                 "--force).")] = None,
+        force: Annotated[bool, typer.Option(
+            help="Let --save overwrite an existing file.")] = False,
         resume: Annotated[Path | None, typer.Option(
             help="Continue a saved match (saving to the same file unless --save is given; "
                  "--variant, --rule, --players and --seed are then ignored).")] = None,
@@ -466,15 +471,53 @@ def register(app: typer.Typer) -> None:
                  "ignored).")] = None,
         lang: Annotated[str, typer.Option(
             help="Language of refusals and of the log: " + ", ".join(languages()) + ".")] = "en",
+        plain: Annotated[bool, typer.Option(
+            help="Line by line, without the full-screen table (the default when input or "
+                 "output is not a terminal).")] = False,
+        speed: Annotated[float, typer.Option(
+            help="Seconds between two bots' moves on the full-screen table (0: at once).")
+        ] = 0.8,
+        step: Annotated[bool, typer.Option(
+            help="Full-screen table: wait for a key after each bot move.")] = False,
+        four_colour: Annotated[bool, typer.Option(
+            "--four-colour", "--four-color", help="Four suit colours: spades black, hearts "
+            "red, diamonds blue, clubs green.")] = False,
+        sort: Annotated[str, typer.Option(help="Hand order: rank or suit.")] = "rank",
+        undo: Annotated[bool, typer.Option(
+            "--undo", help="Casual house rule: `undo` takes back your melds and lay-offs of "
+                           "the turn before you discard.")] = False,
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
+        if sort not in ("rank", "suit"):
+            console.print(Text("Error: --sort: expected rank or suit", style="bold red"))
+            raise typer.Exit(2)
+        if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                from canasta.cli.tui import run_table
+            except ImportError as exc:  # an environment without the cli extra's Textual
+                console.print(Text(f"The full-screen table needs Textual ({exc}); playing "
+                                   "line by line. pip install -e '.[cli]' installs it.",
+                                   style="yellow"))
+                plain = True
+        if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+            opts = Options(variant, tuple(rule or ()), players, seed, bots, save, resume,
+                           name, start_from, lang, force, undo)
+            try:
+                session = setup(opts, console)
+                session.autosave()
+            except SetupError as exc:
+                console.print(Text(f"Error: {exc}", style="bold red"))
+                raise typer.Exit(2) from None
+            run_table(session, speed=speed, step=step,
+                      style=render.CardStyle(symbols=True, four_colour=four_colour, sort=sort))
+            return
 
         def read(prompt: str) -> str:
             return console.input(prompt)
 
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
                      save=save, resume=resume, name=name, console=console, read=read,
-                     start_from=start_from, lang=lang)
+                     start_from=start_from, lang=lang, force=force, allow_undo=undo)
         if code:
             raise typer.Exit(code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -17,16 +18,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+import canasta.cli.explain as explain
 from canasta.core.actions import Action
 from canasta.core.cards import (
     CardParseError,
     card_text,
-    is_red,
     is_wild,
     parse_card,
     rank_of,
     rank_text,
     sort_key,
+    suit_of,
 )
 from canasta.core.melds import classify_meld
 from canasta.core.scoring import ScoreSheet
@@ -62,32 +64,85 @@ def team_names(teams: Sequence[Sequence[int]], names: Sequence[str]) -> list[str
 
 # -- cards -------------------------------------------------------------------------------------
 
-def card_label(card: int) -> Text:
-    """A card in colour: hearts and diamonds red, jokers magenta; wild cards bold."""
-    text = card_text(card)
+#: Suit symbols in the order of ``cards.SUITS`` (s h d c).
+SUIT_SYMBOLS = "♠♥♦♣"
+#: Colours of the suits (s h d c): two colours, or four (spades black, hearts red, diamonds
+#: blue, clubs green, as on four-colour decks).
+TWO_COLOURS = ("default", "red", "red", "default")
+FOUR_COLOURS = ("default", "red", "blue", "green")
+
+
+@dataclass(frozen=True)
+class CardStyle:
+    """How cards are drawn: ``symbols`` (``Q♥`` rather than ``Qh``), ``four_colour`` suits,
+    and the hand's order, ``sort`` = ``rank`` (aces to fours, threes, wild cards) or ``suit``
+    (by suit, then rank; wild cards last)."""
+
+    symbols: bool = False
+    four_colour: bool = False
+    sort: str = "rank"
+
+
+PLAIN = CardStyle()
+
+
+def card_label(card: int, style: CardStyle = PLAIN) -> Text:
+    """A card in colour: hearts and diamonds red (or four colours), jokers magenta; wild
+    cards bold."""
     if card == 52:
-        return Text(text, style="bold magenta")
-    style = "red" if is_red(card) else "default"
+        return Text("JK", style="bold magenta")
+    text = card_text(card)
+    suit = suit_of(card)
+    if style.symbols:
+        text = text[:-1] + SUIT_SYMBOLS[suit]
+    colour = (FOUR_COLOURS if style.four_colour else TWO_COLOURS)[suit]
     if is_wild(card):
-        style = f"bold {style}"
-    return Text(text, style=style)
+        colour = f"bold {colour}"
+    return Text(text, style=colour)
 
 
-def cards_label(cards: Iterable[int], sep: str = " ") -> Text:
-    return Text(sep).join(card_label(c) for c in cards)
+def cards_label(cards: Iterable[int], sep: str = " ", style: CardStyle = PLAIN) -> Text:
+    return Text(sep).join(card_label(c, style) for c in cards)
 
 
-def hand_label(hand: Iterable[int]) -> Text:
-    """The hand sorted for display and grouped by rank (groups apart by two spaces)."""
-    ordered = sorted(hand, key=sort_key)
+def hand_order(hand: Iterable[int], sort: str = "rank") -> list[int]:
+    """The hand in display order: by rank (aces high to fours, threes, deuces, jokers) or by
+    suit then rank (wild cards and threes after the suits)."""
+    if sort == "suit":
+        def key(c: int) -> tuple[int, int, int]:
+            if c == 52 or rank_of(c) in (2, 3):
+                return (9, *sort_key(c))
+            return (suit_of(c), *sort_key(c))
+        return sorted(hand, key=key)
+    return sorted(hand, key=sort_key)
+
+
+def hand_label(hand: Iterable[int], style: CardStyle = PLAIN,
+               marked: Iterable[int] = (), playable: Iterable[int] = ()) -> Text:
+    """The hand sorted for display and grouped (by rank, or by suit): groups apart by two
+    spaces; ``marked`` cards (just drawn) underlined and flagged ``*``, ranks in ``playable``
+    (that can be melded or laid off now) on a highlighted background."""
+    ordered = hand_order(hand, style.sort)
+    marks = list(marked)
+    play = set(playable)
     out = Text()
     prev: int | None = None
     for c in ordered:
-        rank = rank_of(c)
+        group = rank_of(c) if style.sort == "rank" or c == 52 or rank_of(c) in (2, 3) \
+            else 10 + suit_of(c)
+        if c == 52:
+            group = 2 if style.sort == "rank" else group
         if prev is not None:
-            out.append("  " if rank != prev else " ")
-        out.append_text(card_label(c))
-        prev = rank
+            out.append("  " if group != prev else " ")
+        label = card_label(c, style)
+        if c in marks:
+            marks.remove(c)
+            label.stylize("underline")
+            label.append("*", style="bold yellow")
+        if c != 52 and rank_of(c) in play:
+            label.stylize("on grey23")
+        out.append_text(label)
+        prev = group
     return out
 
 
@@ -160,7 +215,7 @@ def phase_hint(view: View, names: Sequence[str]) -> str:
 
 
 def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int = 6,
-          pending: int = 0) -> RenderableType:
+          pending: int = 0, lang: str = "en", marked: Iterable[int] = ()) -> RenderableType:
     """The whole table as ``view.seat`` sees it.
 
     Args:
@@ -169,6 +224,8 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         title: the panel title (hand number, variant).
         log_lines: how many recent public log lines to show (0: none).
         pending: cards of a taken pile waiting for the side's opening to reach its minimum.
+        lang: the language of the pile's and the turn's explanation.
+        marked: cards of the hand to mark (just drawn).
     """
     tnames = team_names(view.teams, names)
     parts: list[RenderableType] = []
@@ -182,13 +239,12 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
     else:
         pile.append_text(card_label(view.pile_top))
         pile.append(f" ({view.pile_size} card{'s' if view.pile_size != 1 else ''})")
-    if view.pile_frozen and view.pile_size:
-        pile.append("  FROZEN", style="bold cyan")
-        if not view.opened[view.team] and view.rules.pile.frozen_for_unopened_side:
-            pile.append(" until your side opens", style="cyan")
-    if view.stopped and view.pile_size and view.phase is Phase.DRAW:
-        pile.append("  STOPPED", style="bold yellow")
-        pile.append(" (not to be taken this turn)", style="yellow")
+    if view.pile_size and view.pile_top is not None:
+        status = explain.pile_lines(view, lang)
+        frozen = view.pile_frozen or view.table.pile_frozen or view.rules.pile.always_frozen
+        pile.append("  " + status[0], style="cyan" if frozen else "")
+        for line in status[1:]:
+            pile.append("\n  " + line, style="dim")
     if pending:
         pile.append(f"   {pending} pile cards wait for the opening", style="yellow")
     parts.append(pile)
@@ -226,14 +282,14 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         parts.append(melds_table(view.melds[t], view))
 
     hand = Text(f"Your hand ({len(view.hand)}): ", style="bold")
-    hand.append_text(hand_label(view.hand))
+    hand.append_text(hand_label(view.hand, marked=marked))
     parts.append(hand)
 
     if log_lines:
         recent = [line for e in view.events[-log_lines:]
                   if (line := describe_event(e, view.seat, "en", names, tnames))]
         parts.append(Text("\n".join(f"  {line}" for line in recent), style="dim"))
-    parts.append(Text(phase_hint(view, names), style="bold"))
+    parts.append(Text(explain.turn_line(view, names, lang), style="bold"))
     return Panel(Group(*parts), title=title or None, title_align="left", padding=(0, 1))
 
 
@@ -252,6 +308,12 @@ def legal_moves(actions: Sequence[Action]) -> Columns:
 _PLAYER_RE = re.compile(r"\bplayer (\d+)")
 
 
+def name_players(label: str, players: Sequence[str]) -> str:
+    """A score item's ``player 1``, ``player 2`` ... replaced by the names in ``players``."""
+    return _PLAYER_RE.sub(lambda m: players[int(m.group(1)) - 1]
+                          if 0 < int(m.group(1)) <= len(players) else m.group(0), label)
+
+
 def score_sheet_table(sheet: ScoreSheet, title: str,
                       players: Sequence[str] | None = None) -> Table:
     """One team's itemized sheet for one hand; ``players`` names the team's players whose
@@ -261,11 +323,7 @@ def score_sheet_table(sheet: ScoreSheet, title: str,
     tab.add_column("Points", justify="right")
     for label, pts in sheet.items:
         if players:
-            label = _PLAYER_RE.sub(
-                lambda m: players[int(m.group(1)) - 1]
-                if 0 < int(m.group(1)) <= len(players) else m.group(0),
-                label,
-            )
+            label = name_players(label, players)
         tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
     tab.add_section()
     tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))

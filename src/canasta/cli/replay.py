@@ -31,6 +31,7 @@ from canasta.formats.records import (
     check_record,
     read_record,
     record_state_at,
+    record_to_match,
     replay_steps,
     state_from_document,
 )
@@ -101,6 +102,7 @@ class Replayer:
         self.only_hand = hand
         self.skip_hand: int | None = None
         self.current_hand: int | None = None
+        self.players = 4  # the record's, once its first deal is read
 
     def run(self, data: Any, source: str) -> int:
         names: list[str] = []
@@ -108,6 +110,7 @@ class Replayer:
         match = None
         for step in replay_steps(data, source):
             match = step.match
+            self.players = match.players
             if not names:
                 raw = data.get("names") if isinstance(data, dict) else None
                 names = (list(raw) if isinstance(raw, list) and len(raw) == match.players
@@ -159,8 +162,9 @@ class Replayer:
             return True
         while True:
             try:
-                key = self.read(escape("  [Enter] next, n next hand, c continue, 0-5 seat, "
-                                       "a all hands, q quit: ")).strip().lower()
+                key = self.read(escape(f"  [Enter] next, n next hand, c continue, "
+                                       f"0-{self.players - 1} seat, a all hands, q quit: "
+                                       )).strip().lower()
             except EOFError:
                 return False
             if key == "":
@@ -176,7 +180,7 @@ class Replayer:
             if key == "a":
                 self.seat = None
                 return True
-            if key.isdigit():
+            if key.isdigit() and int(key) < self.players:
                 self.seat = int(key)
                 return True
 
@@ -265,18 +269,28 @@ def register(app: typer.Typer) -> None:
         try:
             data, name = read_document(file)
             is_record = isinstance(data, dict) and data.get("format") == "canasta-record"
+            number: int | None = None
             if is_record and (hand is not None or action is not None):
                 state = record_state_at(data, name, None if hand is None else hand - 1,
                                         None if action is None else action - 1)
+                hands = data.get("hands")
+                number = hand if hand is not None else (
+                    len(hands) if isinstance(hands, list) else None)
             elif hand is not None or action is not None:
                 err.print("[bold red]error:[/] --hand and --action apply to a game record",
                           highlight=False)
                 raise typer.Exit(2)
+            elif is_record:
+                match = record_to_match(data, name)
+                state, number = match.state, len(match.hands)
             else:
                 state = state_from_document(data, name)
+                number = data.get("hand") if isinstance(data, dict) else None
         except FormatError as exc:
             err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
-        text = json.dumps(position_to_dict(state), indent=None if compact else 1,
-                          ensure_ascii=False)
+        doc = position_to_dict(state)
+        if isinstance(number, int) and number >= 1:
+            doc["hand"] = number  # which hand of the match (canasta play --from heads with it)
+        text = json.dumps(doc, indent=None if compact else 1, ensure_ascii=False)
         sys.stdout.write(text + "\n")

@@ -231,10 +231,13 @@ def register(app: typer.Typer) -> None:
     @app.command("variants")
     def variants_command(
         as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+        details: Annotated[bool, typer.Option(
+            "--details", help="Also list each variant's house rules with their choices.")
+        ] = False,
         lang: Annotated[str, typer.Option(
             help="Language: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
-        """List the variants and their house rules (defaults and choices)."""
+        """List the variants (with --details, their house rules: defaults and choices)."""
         console = Console(highlight=False)
         lang = i18n.resolve_lang(lang)
         if as_json:
@@ -264,4 +267,7 @@ def register(app: typer.Typer) -> None:
                           + "".join(i18n.t("rules.variant_target_by_players", lang,
                                            players=n, target=t)
                                     for n, t in sorted(rules.end.target_by_players.items())))
-            console.print(_option_table(name, None, lang))
+            if details:
+                console.print(_option_table(name, None, lang))
+        if not details:
+            console.print(Text(i18n.t("rules.variants_more", lang), style="dim"))

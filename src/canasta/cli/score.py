@@ -14,6 +14,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -41,6 +42,9 @@ Reader = Callable[[str], str]
 #: Answers read as yes or no in any of the catalogues' languages.
 YES = frozenset({"y", "yes", "s", "si", "sì", "d", "da", "sim"})
 NO = frozenset({"n", "no", "nu", "não", "nao"})
+
+#: The ``format`` of a saved match sheet (``canasta score --interactive --sheet FILE``).
+SHEET_FORMAT = "canasta-match-sheet"
 
 
 def item_texts(sheet: ScoreSheet, lang: str = "en",
@@ -137,12 +141,15 @@ class Scorepad:
     """
 
     def __init__(self, rules: Rules | None, players: int | None, console: Console,
-                 read: Reader | None = None, lang: str = "en") -> None:
+                 read: Reader | None = None, lang: str = "en",
+                 names: Sequence[str] | None = None, sheet: Path | None = None) -> None:
         self.console = console
         self.lang = lang
         self.read = read or console.input
         self.rules = rules
         self.players = players
+        self.given_names = list(names or [])
+        self.sheet = sheet
         self.names: list[str] = []
         self.totals: list[int] = []
         self.hands: list[list[int]] = []  # hand totals per hand
@@ -198,8 +205,85 @@ class Scorepad:
             except CardParseError as exc:
                 self.say_error(str(exc))
 
+    # the match sheet file ------------------------------------------------------------------
+    def sheet_doc(self) -> dict[str, Any]:
+        """The match sheet as JSON data: rules, players, team names and every hand's table."""
+        assert self.rules is not None
+        from canasta.formats.jsondoc import rules_header
+
+        return {"format": SHEET_FORMAT, "version": 1, **rules_header(self.rules),
+                "players": self.players, "names": self.names, "hands": self.results}
+
+    def save_sheet(self) -> None:
+        if self.sheet is not None:
+            self.sheet.write_text(json.dumps(self.sheet_doc(), indent=1, ensure_ascii=False)
+                                  + "\n", "utf-8")
+
+    def open_sheet(self, path: Path) -> None:
+        """Reopen a saved match sheet: its rules, players, names and hands (re-scored).
+
+        Raises:
+            FormatError: the file cannot be read, is not a match sheet, or a hand in it does
+                not read (naming the file and the JSON path).
+        """
+        from canasta.formats.jsondoc import Reader, loads
+
+        r = Reader(str(path))
+        try:
+            text = path.read_text("utf-8")
+        except OSError as exc:
+            r.fail("$", f"a readable file ({exc.strerror})")
+        data = loads(text, str(path))
+        if not isinstance(data, dict) or data.get("format") != SHEET_FORMAT:
+            r.fail("$.format", f'"{SHEET_FORMAT}" (a file written by canasta score --sheet)')
+        self.rules = r.rules(data)
+        players = data.get("players")
+        if not isinstance(players, int) or players not in self.rules.deal.player_counts:
+            r.fail("$.players", f"one of {self.rules.deal.player_counts}")
+        self.players = players
+        teams = self.rules.teams(players)
+        names = data.get("names")
+        if not (isinstance(names, list) and len(names) == len(teams)
+                and all(isinstance(n, str) for n in names)):
+            r.fail("$.names", f"{len(teams)} team names")
+        self.names = list(names)
+        hands = data.get("hands")
+        if not isinstance(hands, list):
+            r.fail("$.hands", "a list of hands")
+        self.results = [h for h in hands if isinstance(h, dict)]
+        try:
+            self.rescore()
+        except HandResultError as exc:
+            r.fail("$.hands", str(exc))
+
+    def rescore(self) -> None:
+        """Score every hand again (after a correction or when reopened): each hand starts
+        from the match score the hands before it left."""
+        assert self.rules is not None
+        running = [0] * len(self.names)
+        hands: list[list[int]] = []
+        for hand in self.results:
+            for t, team in enumerate(hand["teams"]):
+                team["score_before"] = running[t]
+                team["name"] = self.names[t]
+            result = self._read({"teams": hand["teams"]})
+            sheets = result.score()
+            hands.append([x.hand_total for x in sheets])
+            running = [x.score_after for x in sheets]
+        self.hands = hands
+        self.totals = running
+
     # setup -----------------------------------------------------------------------------
     def setup(self) -> None:
+        if self.sheet is not None and self.sheet.exists():
+            self.open_sheet(self.sheet)
+            assert self.rules is not None
+            self.console.print(Text(
+                f"Reopened {self.sheet}: {self.rules.name}, {self.players} players, "
+                f"{len(self.hands)} hands.", style="bold"))
+            if self.hands:
+                self.console.print(self.match_table())
+            return
         while self.rules is None:
             name = self.ask(self.t("cli.pad.variant"), "international")
             try:
@@ -216,6 +300,8 @@ class Scorepad:
             self.players = self.ask_int(self.t("ui.players"), default, 2, 6)
         teams = rules.teams(self.players)
         self.names = [self.t("ui.team_n", n=t + 1) for t in range(len(teams))]
+        for t, name in enumerate(self.given_names[:len(teams)]):
+            self.names[t] = name
         self.totals = [0] * len(teams)
         catalogue = penalty_catalogue(rules)
         self.console.print(Text(self.t(
@@ -234,9 +320,32 @@ class Scorepad:
         self.console.print(Text(self.t("cli.pad.team", name=name, score=self.totals[t]),
                                 style="bold cyan"))
         melds: list[list[str]] = []
-        self.console.print(self.t("cli.pad.melds"))
+        self.console.print(self.t("cli.pad.melds") + " `fix N` / `del N`: meld N again / away.")
         while True:
-            cards = self.ask_cards(self.t("cli.pad.meld_n", n=len(melds) + 1))
+            answer = self.ask(self.t("cli.pad.meld_n", n=len(melds) + 1))
+            words = answer.split()
+            if len(words) == 2 and words[0].lower() in ("fix", "del") and words[1].isdigit():
+                k = int(words[1])
+                if not 1 <= k <= len(melds):
+                    self.say_error(f"there is no meld {k}")
+                    continue
+                if words[0].lower() == "del":
+                    removed = melds.pop(k - 1)
+                    self.console.print(f"  removed meld {k}: {' '.join(removed)}")
+                    continue
+                while True:
+                    again = self.ask_cards(f"  meld {k} (was {' '.join(melds[k - 1])})")
+                    error = self._check_team_part({"melds": [again]}) if again else "empty"
+                    if error is None:
+                        melds[k - 1] = again
+                        break
+                    self.say_error(error)
+                continue
+            try:
+                cards = [card_text(c) for c in parse_cards(answer)]
+            except CardParseError as exc:
+                self.say_error(str(exc))
+                continue
             if not cards:
                 break
             error = self._check_team_part({"melds": [cards]})
@@ -294,9 +403,13 @@ class Scorepad:
                 **doc}
         return hand_result_from_dict(full, "the table")
 
-    def hand(self) -> None:
-        number = len(self.hands) + 1
-        self.console.rule(self.t("ui.hand_n", n=number))
+    def hand(self, redo: int | None = None) -> None:
+        """Ask one hand's table and score it; ``redo``: the index of a hand typed already,
+        entered again (the hands after it are scored again from the new totals)."""
+        number = len(self.hands) + 1 if redo is None else redo + 1
+        self.console.rule(self.t("ui.hand_n", n=number) + (" (again)" if redo is not None else ""))
+        if redo is not None:  # the prompts show the match score before that hand
+            self.totals = self._totals_before(redo)
         teams: list[dict[str, Any] | None] = [None] * len(self.names)
         while True:
             for t in range(len(teams)):
@@ -310,17 +423,60 @@ class Scorepad:
             except HandResultError as exc:
                 self.console.print(Text(f"  {exc}", style="red"))
                 m = re.search(r"\$\.teams\[(\d+)\]", exc.path + " " + exc.expected)
-                redo = [int(m.group(1))] if m else list(range(len(teams)))
-                for t in redo:
+                again = [int(m.group(1))] if m else list(range(len(teams)))
+                for t in again:
                     self.console.print(Text(self.t("cli.pad.enter_again", name=self.names[t]),
                                             style="red"))
                     teams[t] = None
         sheets = result.score()
         print_sheets(self.console, result, sheets, self.lang)
-        self.hands.append([s.hand_total for s in sheets])
-        self.totals = [s.score_after for s in sheets]
-        self.results.append({"teams": teams})
+        if redo is None:
+            self.hands.append([s.hand_total for s in sheets])
+            self.totals = [s.score_after for s in sheets]
+            self.results.append({"teams": teams})
+        else:
+            self.results[redo] = {"teams": teams}
+            self.rescore()
+        self.save_sheet()
         self.console.print(self.match_table())
+
+    def _totals_before(self, index: int) -> list[int]:
+        running = [0] * len(self.names)
+        for totals in self.hands[:index]:
+            running = [a + b for a, b in zip(running, totals, strict=True)]
+        return running
+
+    def ask_next(self) -> bool:
+        """After a hand: another (True), stop (False), or a correction: ``fix N`` enters
+        hand N again, ``name N TEXT`` renames team N."""
+        while True:
+            answer = self.ask(self.t("cli.pad.another") + " (y/n; fix N: hand N again; "
+                              "name N TEXT: rename team N)", "y")
+            words = answer.split()
+            low = answer.lower()
+            if low in YES:
+                return True
+            if low in NO:
+                return False
+            if len(words) == 2 and words[0].lower() == "fix" and words[1].isdigit():
+                k = int(words[1])
+                if 1 <= k <= len(self.hands):
+                    self.hand(redo=k - 1)
+                else:
+                    self.say_error(f"there is no hand {k}")
+                continue
+            if len(words) >= 3 and words[0].lower() == "name" and words[1].isdigit():
+                k = int(words[1])
+                if 1 <= k <= len(self.names):
+                    self.names[k - 1] = " ".join(words[2:])
+                    for hand in self.results:
+                        hand["teams"][k - 1]["name"] = self.names[k - 1]
+                    self.save_sheet()
+                    self.console.print(self.match_table())
+                else:
+                    self.say_error(f"there is no team {k}")
+                continue
+            self.say_error(f"'{answer}' is not y, n, fix N or name N TEXT")
 
     def match_table(self) -> Table:
         assert self.rules is not None and self.players is not None
@@ -334,6 +490,9 @@ class Scorepad:
         for i, totals in enumerate(self.hands, 1):
             running = [a + b for a, b in zip(running, totals, strict=True)]
             tab.add_row(str(i), *(f"{h:+d} = {r}" for h, r in zip(totals, running, strict=True)))
+        tab.add_section()
+        tab.add_row("to go", *(Text("reached", style="bold green") if r >= target
+                               else Text(str(target - r)) for r in running))
         return tab
 
     def run(self) -> int:
@@ -341,7 +500,7 @@ class Scorepad:
             self.setup()
             while True:
                 self.hand()
-                if not self.ask_yes(self.t("cli.pad.another"), True):
+                if not self.ask_next():
                     break
         except _Stop:
             self.console.print()
@@ -394,20 +553,32 @@ def register(app: typer.Typer) -> None:
             help="Players for --interactive (asked when left out).")] = None,
         lang: Annotated[str, typer.Option(
             help="Language of the score sheet: " + ", ".join(i18n.languages()) + ".")] = "en",
+        teams: Annotated[str | None, typer.Option(
+            help="Team names for --interactive, comma-separated (Team 1, Team 2 ...).")
+        ] = None,
+        sheet: Annotated[Path | None, typer.Option(
+            help="The match sheet file of --interactive: reopened when it exists, saved "
+                 "after every hand.")] = None,
     ) -> None:
         """Score a finished hand: every bonus, penalty and total, itemized per team."""
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
         if interactive:
             rules = None
+            names = [n.strip() for n in teams.split(",")] if teams else None
             if variant is not None or rule:
                 try:
                     rules = load_preset(variant or "international", parse_rule_args(rule))
                 except RulesError as exc:
                     err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
                     raise typer.Exit(2) from None
-            raise typer.Exit(Scorepad(rules, players, console,
-                                      lang=i18n.resolve_lang(lang)).run())
+            try:
+                code = Scorepad(rules, players, console, lang=i18n.resolve_lang(lang),
+                                names=names, sheet=sheet).run()
+            except FormatError as exc:
+                err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+                raise typer.Exit(2) from None
+            raise typer.Exit(code)
         if file is None:
             err.print("[bold red]error:[/] name a hand result file (or - for standard input), "
                       "or use --interactive", highlight=False)

@@ -63,7 +63,7 @@ _TOP_KEYS = frozenset({
     "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
     "hands", "melds", "red_threes", "opened", "minimum_raised", "pile", "pile_frozen", "stock",
     "surprise", "deck", "turn", "asks", "player_melded", "joker_turn", "result", "history", "log",
-    "events", "known", "pile_hidden",
+    "events", "known", "pile_hidden", "hand",
 })
 _TURN_KEYS = frozenset({
     "number", "current", "actor", "phase", "took_pile", "melded", "opening_points",

@@ -1,0 +1,320 @@
+"""A match between one person and bots, as the terminal front ends drive it (the plain line
+mode of ``canasta play --plain`` and the full-screen table of :mod:`canasta.cli.tui`).
+
+A :class:`Session` holds the match and answers a typed line with a :class:`Reply`: the move
+was played (its event), or a message (a refusal in plain words, a hint, an undo, a list of
+the moves the line could mean). Bots move one decision at a time (:meth:`Session.play_bot`),
+so that a front end paces or steps them. Every move goes through the engine; the session
+decides no rule. The one house rule it adds, ``undo`` of the person's own melds and lay-offs
+of the current turn before the discard, is off unless asked for (``allow_undo``), and it only
+rewinds to a copy of the state taken after the person's own draw: no card the person has not
+seen comes back into view.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import canasta.cli.moves as moves
+from canasta.bots import Bot, make_bot
+from canasta.cli.render import team_names
+from canasta.core.actions import Action, LayOff, Meld, parse_action
+from canasta.core.cards import card_text, sort_key
+from canasta.core.events import Drew, Event, Melded, Opened, RedThreesLaidOut, TookPile
+from canasta.core.match import Match
+from canasta.core.state import IllegalActionError, Phase, State, View
+from canasta.formats.records import save_record
+from canasta.i18n import t
+from canasta.i18n.refusals import refusal_parts
+
+__all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
+
+
+def decision_seed(seed: int, seat: int, hand: int, action: int) -> int:
+    """The seed of a bot's decision at action number ``action`` of hand ``hand`` (from 1)."""
+    return ((seed * 31 + seat) * 1009 + hand) * 100_003 + action
+
+
+@dataclass
+class Reply:
+    """The answer to a typed line.
+
+    Attributes:
+        kind: ``played`` (``event`` holds what happened), ``refused`` (the engine said no;
+            ``lines`` says why in plain words), ``error`` (the line names no move),
+            ``choices`` (it could mean several: ``choices``), ``info`` (hint, undo, why).
+        lines: text for the person, in the session's language.
+        event: the event of the move played.
+        choices: the legal actions an ambiguous line could mean.
+    """
+
+    kind: str
+    lines: list[str] = field(default_factory=list)
+    event: Event | None = None
+    choices: tuple[Action, ...] = ()
+
+
+_KIND_RE = re.compile(r"^(.*) \(([^()]+)\)$")
+
+
+def split_record_name(raw: str) -> tuple[str, str]:
+    """``West (greedy)`` -> ``("West", "greedy")``; a name without a bot -> ``(name, "")``."""
+    m = _KIND_RE.match(raw)
+    return (m.group(1), m.group(2)) if m else (raw, "")
+
+
+class Session:
+    """One person (seat ``human``) and bots playing ``match``.
+
+    Args:
+        match: the match; its current hand is ``match.state``.
+        names: display name per seat.
+        kinds: bot spec per seat (``""`` for the person), for :func:`canasta.bots.make_bot`
+            and the record.
+        human: the person's seat.
+        lang: language of every text (a catalogue of :mod:`canasta.i18n`).
+        save: the record file rewritten after every move, or None.
+        allow_undo: the casual house rule ``undo`` (off by default).
+        hand_offset: hands played before the first hand of ``match`` (a game started from a
+            position of a later hand), for the hand number shown.
+    """
+
+    def __init__(self, match: Match, names: list[str], kinds: list[str], *, human: int = 0,
+                 lang: str = "en", save: Path | None = None, allow_undo: bool = False,
+                 hand_offset: int = 0) -> None:
+        self.match = match
+        self.names = names
+        self.kinds = kinds
+        self.human = human
+        self.lang = lang
+        self.save = save
+        self.allow_undo = allow_undo
+        self.hand_offset = hand_offset
+        self.bots: dict[int, Bot] = {s: make_bot(k) for s, k in enumerate(kinds)
+                                     if s != human and k}
+        #: Cards that came into the person's hand this turn (shown marked).
+        self.gained: tuple[int, ...] = ()
+        self.last_refusal: IllegalActionError | None = None
+        #: Seconds of search per hint (canasta.bots.suggest).
+        self.hint_budget = 0.4
+        self._mark: tuple[State, int, int] | None = None
+
+    # -- what the front ends show --------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.match.state
+
+    @property
+    def view(self) -> View:
+        return self.state.view(self.human)
+
+    @property
+    def team_names(self) -> list[str]:
+        return team_names(self.match.teams, self.names)
+
+    @property
+    def hand_number(self) -> int:
+        return self.hand_offset + len(self.match.hands)
+
+    def record_names(self) -> list[str]:
+        """Names as stored in the record: a bot seat carries its spec, ``West (greedy)``."""
+        return [f"{name} ({kind})" if kind else name
+                for name, kind in zip(self.names, self.kinds, strict=False)]
+
+    def autosave(self) -> None:
+        if self.save is not None:
+            save_record(self.match, self.save, self.record_names())
+
+    def bot_to_act(self) -> bool:
+        return not self.state.is_over and self.state.actor != self.human
+
+    def human_to_act(self) -> bool:
+        return not self.state.is_over and self.state.actor == self.human
+
+    # -- bots ----------------------------------------------------------------------------------
+    def bot_for(self, seat: int) -> Bot:
+        """The bot to decide now. In a seeded match each decision gets a bot seeded from the
+        place in the match, so a resumed game goes on exactly as the uninterrupted one."""
+        seed = self.match.seed
+        if seed is None:
+            return self.bots[seat]
+        place = decision_seed(seed, seat, len(self.match.hands), len(self.match.record.actions))
+        return make_bot(self.kinds[seat], place)
+
+    def decide_bot(self) -> tuple[Action, str | None]:
+        """The decision of the bot to act, without playing it (a front end may think in
+        another thread): the action and, if the bot failed, why (it then plays its first
+        legal action: a bot's bug must not end the person's game)."""
+        seat = self.state.actor
+        view = self.state.view(seat)
+        try:
+            action = self.bot_for(seat).choose(view)
+            if action not in view.legal_actions:
+                raise ValueError(f"{action.text()} is not legal")
+            return action, None
+        except Exception as exc:
+            return view.legal_actions[0], (f"{self.names[seat]}'s bot failed ({exc}); it "
+                                           f"played {view.legal_actions[0].text()}")
+
+    def apply_bot(self, action: Action) -> Event:
+        """Play a bot's decision (from :meth:`decide_bot`) and save."""
+        event = self.match.apply(action)
+        self.autosave()
+        return event
+
+    def play_bot(self) -> tuple[Event, str | None]:
+        """One bot decision, played; its event and the bot's failure, if any."""
+        action, failure = self.decide_bot()
+        return self.apply_bot(action), failure
+
+    # -- the person's lines --------------------------------------------------------------------
+    def action_of_line(self, line: str) -> Action | Reply:
+        """The action a typed line names (a number of the legal list, a short or full form),
+        or the :class:`Reply` saying why it names none."""
+        view = self.view
+        legal = view.legal_actions
+        low = line.strip().lower()
+        if re.fullmatch(r"\d+", low):
+            n = int(low)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            return Reply("error", [f"No move number {n}: choose 1 to {len(legal)}."])
+        try:
+            return moves.resolve(line, view)
+        except moves.MoveError as exc:
+            if exc.choices:
+                return Reply("choices", [f"{exc}:"] + [moves.short_text(a)
+                                                      for a in exc.choices],
+                             choices=exc.choices)
+            return Reply("error", [f"Cannot read that move: {exc}"])
+
+    def submit(self, line: str) -> Reply:
+        """Play the move a typed line names, or answer a command (``hint``, ``undo``,
+        ``why``). The state is unchanged unless the reply is ``played`` or an undo."""
+        low = line.strip().lower()
+        if low in ("hint", "hints"):
+            return self.hint()
+        if low in ("undo", "u"):
+            return self.undo()
+        if low == "why":
+            return self.why()
+        found = self.action_of_line(line)
+        if isinstance(found, Reply):
+            return found
+        return self.play(found)
+
+    def play(self, action: Action) -> Reply:
+        """Apply the person's action; a refusal is told in plain words (``why`` tells the
+        seed's own sentence)."""
+        before = self.state
+        try:
+            event = self.match.apply(action)
+        except IllegalActionError as exc:
+            self.last_refusal = exc
+            parts = refusal_parts(exc, self.match.rules, before)
+            reason = t(parts["key"], self.lang, **parts["values"])
+            return Reply("refused", [t("refusal.not_allowed", self.lang, reason=reason),
+                                     t("play.refused_hint", self.lang)])
+        self.last_refusal = None
+        lines: list[str] = []
+        if isinstance(event, (Drew, TookPile)):
+            self.gained = tuple(self._gains(event))
+            if isinstance(event, TookPile) and self.gained:
+                lines.append(t("play.you_took", self.lang,
+                               cards=" ".join(card_text(c) for c in self.gained)))
+            if self.state.actor == self.human and self.state.phase is Phase.PLAY:
+                self._mark = (self.state.clone(), len(self.match.record.actions),
+                              len(self.state.events))
+        if self.state.actor != self.human or self.state.is_over:
+            self.gained = ()
+            self._mark = None
+        self.autosave()
+        return Reply("played", lines, event=event)
+
+    def _gains(self, event: Drew | TookPile) -> list[int]:
+        """The cards a draw or a pile take brought into the person's hand (red threes that
+        went straight to the table left out)."""
+        gained = list(event.drawn or ())
+        if isinstance(event, TookPile) and not event.top_only and not self.state.pending_pile:
+            gained += [*(event.pile or ()), *(event.surprise or ())]
+        hand = list(self.state.hand_cards(self.human))
+        out = []
+        for c in gained:
+            if c in hand:
+                hand.remove(c)
+                out.append(c)
+        for later in self.state.events:
+            if isinstance(later, RedThreesLaidOut) and later.seat == self.human:
+                for c in later.cards:
+                    if c in out and c not in hand:
+                        out.remove(c)
+        return sorted(out, key=sort_key)
+
+    # -- commands ------------------------------------------------------------------------------
+    def undo(self) -> Reply:
+        """Take back the person's melds and lay-offs of this turn (house rule ``undo``)."""
+        if not self.allow_undo:
+            return Reply("info", [t("play.undo.off", self.lang)])
+        mark = self._mark
+        rec = self.match.record
+        if mark is None or not self.human_to_act() or len(rec.actions) <= mark[1]:
+            return Reply("info", [t("play.undo.nothing", self.lang)])
+        since = rec.actions[mark[1]:]
+        events = self.state.events[mark[2]:]
+        own = all(seat == self.human and isinstance(parse_action(text), (Meld, LayOff))
+                  for seat, text in since)
+        quiet = all(isinstance(e, (Melded, Opened)) for e in events)
+        if not (own and quiet):
+            return Reply("info", [t("play.undo.nothing", self.lang)])
+        self.match.state = mark[0].clone()
+        del rec.actions[mark[1]:]
+        self.autosave()
+        taken = ", ".join(moves.short_text(parse_action(text)) for _, text in since)
+        return Reply("info", [t("play.undo.done", self.lang, moves=taken)])
+
+    def why(self) -> Reply:
+        """The seed's own sentence for the last refusal."""
+        exc = self.last_refusal
+        if exc is None:
+            return Reply("info", [t("play.why.none", self.lang)])
+        parts = refusal_parts(exc, self.match.rules)
+        if parts["quote"]:
+            quote = t("refusal.quote", self.lang, seed=parts["seed"], quote=parts["quote"])
+            return Reply("info", [t("play.why", self.lang, quote=quote) + f" (rule: {exc.rule})"])
+        return Reply("info", [t("play.why.no_quote", self.lang, variant=self.match.rules.name,
+                                rule=exc.rule)])
+
+    def hint(self, n: int = 3) -> Reply:
+        """Up to ``n`` suggested moves from :func:`canasta.bots.suggest`, best first, each
+        with its estimated value (points for the person's side) and reasons."""
+        if not self.human_to_act():
+            return Reply("info", [t("play.hint.none", self.lang)])
+        from canasta.bots import suggest  # looked up when asked: tests put their own
+
+        found: list[Any] = list(suggest(self.view, n=n, budget=self.hint_budget))
+        if not found:
+            return Reply("info", [t("play.hint.none", self.lang)])
+        lines = []
+        for i, s in enumerate(found, 1):
+            line = t("play.hint.line", self.lang, n=i, move=moves.short_text(s.action),
+                     value=f"{s.value:+.0f}")
+            # What the move does; the search's own figures ("estimate") stay out of the way.
+            reasons = [t(f"hint.reason.{r.key}", self.lang, **dict(r.params))
+                       for r in getattr(s, "reasons", ()) if r.key != "estimate"][:2]
+            lines.append(line + (" — " + " ".join(reasons) if reasons else ""))
+        return Reply("info", lines, choices=tuple(s.action for s in found))
+
+    # -- hands ---------------------------------------------------------------------------------
+    def finish_hand(self) -> None:
+        if not self.match.record.sheets:
+            self.match.finish_hand()
+            self.autosave()
+
+    def next_hand(self) -> None:
+        self.match.next_hand()
+        self.gained = ()
+        self._mark = None
+        self.autosave()

@@ -1,0 +1,267 @@
+"""What each part of the full-screen table shows (:mod:`canasta.cli.tui`), as Rich text built
+from a :class:`~canasta.core.state.View` and the :class:`~canasta.cli.session.Session`: the
+title line, the pile, the melds, the players, the hand, the grouped moves, the help page and
+the end-of-hand sheet. Pure functions: no Textual, no state changed, no rule decided."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+import canasta.cli.explain as explain
+import canasta.cli.moves as moves
+import canasta.cli.render as render
+from canasta.cli.render import CardStyle, card_label, cards_label
+from canasta.cli.session import Session
+from canasta.core.actions import LayOff, Meld
+from canasta.core.cards import JOKER, POINTS, rank_of, rank_text, sort_key
+from canasta.core.melds import classify_meld
+from canasta.core.state import View
+from canasta.i18n import t
+
+__all__ = ["help_table", "hand_text", "melds_text", "menu_text", "pile_text", "result_text",
+           "seats_text", "title_text"]
+
+
+def title_text(session: Session, width: int = 80) -> Text:
+    match = session.match
+    view = session.view
+    out = Text()
+    lang = session.lang
+    out.append(t("ui.hand_n", lang, n=session.hand_number), style="bold")
+    out.append(f" · {match.rules.name.replace('_', ' ')} "
+               f"{t('play.tui.to', lang, target=match.rules.target(match.players))} │ ")
+    names = session.team_names
+    stock = " │ " + t("play.tui.stock", lang, n=view.stock_size)
+    full = " · ".join(f"{n} {view.scores[i]}" for i, n in enumerate(names))
+    long = len(out.plain) + len(full) + len(stock) > width
+    for i, name in enumerate(names):
+        if i:
+            out.append(" · ")
+        if long:  # short labels where the names do not fit
+            name = (t("play.tui.us", lang) if i == view.team else t("play.tui.them", lang)
+                    if len(names) == 2 else f"#{i + 1}")
+        out.append(f"{name} {view.scores[i]}", style="bold" if i == view.team else "")
+    out.append(stock)
+    return out
+
+
+def pile_text(view: View, style: CardStyle, lang: str) -> Text:
+    out = Text()
+    out.append(t("play.tui.pile", lang) + " ", style="bold")
+    if view.pile_top is None or not view.pile_size:
+        out.append(explain.pile_lines(view, lang)[0], style="dim")
+        return out
+    out.append_text(card_label(view.pile_top, style))
+    out.append(f" ({view.pile_size})  ")
+    lines = explain.pile_lines(view, lang)
+    frozen = view.pile_frozen or view.table.pile_frozen or view.rules.pile.always_frozen
+    out.append(lines[0], style="bold cyan" if frozen else "")
+    if len(lines) > 1:
+        out.append(" " + " ".join(lines[1:]), style="dim")
+    return out
+
+
+def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -> Text:
+    kind = classify_meld(cards, view.rules)
+    label = rank_text(key)
+    if kind is not None:
+        return Text(f"[{label}×{len(cards)} {kind.label}]",
+                    style="bold green" if kind.natural else "green")
+    chip = Text(f"{label}: ", style="bold")
+    chip.append_text(cards_label(sorted(cards, key=sort_key), style=style))
+    return chip
+
+
+def melds_text(view: View, names: list[str], team_names: list[str], style: CardStyle,
+               lang: str, width: int = 46) -> RenderableType:
+    """Both sides' melds, the seat's side first: a header line (opening, canastas, red
+    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``), packed
+    into lines of ``width`` cells."""
+    size = view.rules.melds.canasta_size
+    parts: list[RenderableType] = []
+    order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
+    for team in order:
+        melds = {k: m for k, m in view.melds[team].items() if m}
+        head = Text(team_names[team], style="bold underline" if team == view.team else "bold")
+        if view.opened[team]:
+            head.append("  " + t("ui.opened", lang), style="green")
+        elif view.opening_points and view.current in view.teams[team]:
+            head.append("  " + t("ui.opening_progress", lang, p=view.opening_points,
+                                 n=view.opening_minimum[team]), style="bold yellow")
+        else:
+            head.append("  " + t("ui.opening_needed", lang, n=view.opening_minimum[team]),
+                        style="yellow")
+        canastas = sum(1 for m in melds.values() if len(m) >= size)
+        if canastas:
+            head.append("  " + t("play.tui.canastas", lang, n=canastas), style="green")
+        if view.red_threes[team]:  # the red cards speak for themselves: no label
+            head.append("  ")
+            head.append_text(cards_label(view.red_threes[team], style=style))
+        pts = sum(POINTS[c] for m in melds.values() for c in m)
+        head.append("  " + t("play.tui.melded", lang, n=pts), style="dim")
+        parts.append(head)
+        if not melds:
+            parts.append(Text("  " + t("ui.no_melds", lang), style="dim"))
+            continue
+        # Chips packed into lines by hand, so that a meld is never cut across two lines.
+        line = Text("  ")
+        for key in sorted(melds, key=_meld_order):
+            chip = _meld_chip(key, melds[key], view, style)
+            if len(line.plain) > 2 and len(line.plain) + 3 + len(chip.plain) > width:
+                parts.append(line)
+                line = Text("  ")
+            if len(line.plain) > 2:
+                line.append("   ")
+            line.append_text(chip)
+        parts.append(line)
+    return Group(*parts)
+
+
+def _meld_order(key: int) -> tuple[int, int]:
+    return (99, 0) if key == 0 else (60, key) if key >= 100 else sort_key((key - 1) * 4)
+
+
+def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -> Text:
+    """Each player: cards held, and the last move in words (on its own line up to four
+    players; beside the name, cut short, with more)."""
+    last = explain.last_moves(view, names, team_names, lang)
+    out = Text()
+    for seat in range(view.players):
+        if seat:
+            out.append("\n")
+        mark = "▶ " if seat == view.actor and view.phase.value != "over" else "  "
+        out.append(mark, style="bold yellow")
+        out.append(f"{names[seat]} ", style="bold")
+        out.append(t("ui.cards_n", lang, n=view.hand_sizes[seat]), style="dim")
+        move = last[seat]
+        if view.players > 4:  # beside the name: the name need not be said twice
+            out.append(": ")
+            move = move.removeprefix(names[seat] + " ")
+        else:
+            out.append("\n    ")
+        out.append(move, style="" if move != "-" else "dim")
+    return out
+
+
+def playable_ranks(view: View) -> set[int]:
+    """Ranks of the hand that a legal meld or lay-off uses now."""
+    out: set[int] = set()
+    for a in view.legal_actions:
+        if isinstance(a, (Meld, LayOff)):
+            out.update(rank_of(c) for c in a.cards if c != JOKER)
+    return out
+
+
+def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) -> Text:
+    out = Text()
+    out.append(t("play.tui.your_hand", lang, n=len(view.hand),
+                 sort=t(f"play.tui.by_{style.sort}", lang)), style="bold")
+    out.append_text(render.hand_label(view.hand, style, marked=gained,
+                                      playable=playable_ranks(view)))
+    out.append("\n")
+    if explain.can_go_out(view):
+        out.append("★ " + t("play.go_out", lang) + "  ", style="bold green")
+    out.append(explain.points_line(view, lang), style="dim")
+    return out
+
+
+def menu_text(view: View, width: int = 78, max_lines: int = 5) -> Text:
+    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``."""
+    lines = moves.grouped_menu(view)
+    out = Text()
+    shown = lines if len(lines) <= max_lines else lines[:max_lines - 1]
+    for i, line in enumerate(shown):
+        if i:
+            out.append("\n")
+        row = Text()
+        row.append(f"{line.label} " if line.label else "", style="bold cyan")
+        sep = " " if line.kind == "discard" else " · "
+        body = sep.join(line.moves)
+        room = width - len(row.plain)
+        if len(body) > room:
+            body = body[:max(room - 2, 0)].rsplit(" ", 1)[0] + " …"
+        row.append(body)
+        out.append_text(row)
+    if len(shown) < len(lines):
+        out.append(f"\n… {len(lines) - len(shown)} more lines: type help", style="dim")
+    return out
+
+
+HELP_MOVES = (
+    ("s", "draw from the stock"),
+    ("t  t 7 7", "take the pile (two 7s)"),
+    ("m 9 9 JK", "meld (9 = any nine)"),
+    ("l 9 9h", "lay off on your 9s"),
+    ("d Kc", "discard (last card: out)"),
+    ("a  y  n", "ask partner; answer"),
+    ("r", "retract a short opening"),
+    ("e", "end the hand (no stock)"),
+)
+HELP_COMMANDS = (
+    ("hint", "suggested moves (F4)"),
+    ("undo", "undo this turn's melds"),
+    ("why", "the rule's own words"),
+    ("pile", "the pile, what it needs (F6)"),
+    ("log", "the hand so far (F5)"),
+    ("sort", "rank or suit (F2)"),
+    ("F3", "four colours"),
+    ("quit", "save, leave (Ctrl+Q)"),
+)
+
+
+def help_table() -> RenderableType:
+    """The moves and commands in two columns (fits 80×24)."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(no_wrap=True, width=8)
+    grid.add_column(ratio=1)
+    grid.add_column(no_wrap=True, width=4)
+    grid.add_column(ratio=1)
+    for (m, mw), (c, cw) in zip(HELP_MOVES, HELP_COMMANDS, strict=True):
+        grid.add_row(Text(m, style="bold cyan"), mw, Text(c, style="bold cyan"), cw)
+    head = Text("Type a move (→ completes it) or a command; undo needs --undo.", style="bold")
+    notes = Text("Cards: A K Q J 10 … 2 (T = 10) and a suit s h d c; JK is a joker. Keys: F1 "
+                 "help · F2 sort · F3 four colours · F4 hint · F5 log · F6 pile · Ctrl+Q quit.",
+                 style="dim")
+    return Group(head, grid, notes)
+
+
+def result_text(session: Session) -> RenderableType:
+    """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
+    match, state = session.match, session.state
+    rec = match.record
+    reason = rec.end_reason.replace("_", " ")
+    if state.went_out is not None:
+        reason += f" ({session.names[state.went_out]}{', concealed' if state.concealed else ''})"
+    parts: list[RenderableType] = [Text(t("play.tui.hand_ends", session.lang,
+                                          n=session.hand_number, reason=reason),
+                                        style="bold")]
+    sheets = Table.grid(padding=(0, 3))
+    row = []
+    for sheet in rec.sheets:
+        tab = Table.grid(padding=(0, 1))
+        tab.add_column()
+        tab.add_column(justify="right")
+        tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
+        counted = [session.names[p] for p in match.teams[sheet.team] if p != state.went_out]
+        for label, pts in sheet.items:
+            tab.add_row(render.name_players(label, counted),
+                        Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+        tab.add_row(Text("Hand", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
+        row.append(tab)
+    for _ in row:
+        sheets.add_column()
+    sheets.add_row(*row)
+    parts.append(sheets)
+    parts.append(render.totals_table(match.scores, session.team_names,
+                                     match.rules.target(match.players), session.hand_number))
+    if match.winner is not None:
+        parts.append(Text(t("ui.match_over", session.lang,
+                            team=session.team_names[match.winner]) + " (q)",
+                          style="bold green"))
+    else:
+        parts.append(Text(t("play.tui.enter_next", session.lang), style="dim"))
+    return Group(*parts)

@@ -1,0 +1,380 @@
+"""The full-screen table of ``canasta play`` (a Textual app): a fixed layout redrawn in place
+that fits 80×24 and grows with the terminal.
+
+From the top: the hand and the match score; the discard pile with what taking it needs now
+(:func:`canasta.cli.explain.pile_lines`); both sides' melds beside the players (cards held
+and each one's last move); the person's hand (sorted by rank or suit, the cards just drawn
+marked ``*``, ranks that can be melded now highlighted) with "you can go out" and the points
+melded; whose turn it is; the legal moves grouped (one line per meld rank, one for the
+discards); the last messages; the input line, which completes the short forms of the legal
+moves (→ accepts). Bots move one at a time, ``speed`` seconds apart, or on Enter (``step``).
+
+All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
+passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Footer, Input, RichLog, Static
+
+import canasta.cli.explain as explain
+import canasta.cli.moves as moves
+from canasta.cli.render import CardStyle
+from canasta.cli.session import Reply, Session
+from canasta.cli.table_view import (
+    hand_text,
+    help_table,
+    melds_text,
+    menu_text,
+    pile_text,
+    result_text,
+    seats_text,
+    title_text,
+)
+from canasta.core.actions import Action
+from canasta.core.events import action_of
+from canasta.i18n import describe_event, t
+
+__all__ = ["TableApp", "run_table"]
+
+
+# -- screens --------------------------------------------------------------------------------------
+
+class TextScreen(ModalScreen[None]):
+    """A page of text (help, the hand's log); any key closes it."""
+
+    BINDINGS = [Binding("escape,enter,q,space", "close", "Close")]
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 100%; height: auto; max-height: 90%;
+                                  border: round $accent; background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, body: RenderableType) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.body)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[bool]):
+    """The hand's score sheets and the match totals; Enter deals the next hand (True),
+    q leaves (False)."""
+
+    BINDINGS = [Binding("enter,space", "next", "Next hand"), Binding("q", "leave", "Quit")]
+    DEFAULT_CSS = """
+    ResultScreen { align: center middle; }
+    ResultScreen > Static { width: 100%; height: auto; max-height: 100%; background: $panel; }
+    """
+
+    def __init__(self, body: RenderableType) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body)
+
+    def action_next(self) -> None:
+        self.dismiss(True)
+
+    def action_leave(self) -> None:
+        self.dismiss(False)
+
+
+# -- the app --------------------------------------------------------------------------------------
+
+class TableApp(App[None]):
+    """The table. Args: the session, ``speed`` (seconds between bots' moves), ``step`` (a
+    bot moves on Enter), the card style (symbols, four colours, hand order)."""
+
+    TITLE = "canasta"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $boost; }
+    #pile { height: auto; max-height: 3; }
+    #middle { height: 1fr; min-height: 6; }
+    #melds { width: 1fr; height: 100%; overflow-y: auto; }
+    #seats { width: 32; height: 100%; border-left: vkey $primary-darken-2; padding-left: 1;
+             text-wrap: nowrap; text-overflow: ellipsis; }
+    #hand { height: auto; max-height: 4; background: $boost; }
+    #turn { height: 1; }
+    #menu { height: auto; max-height: 5; color: $text; }
+    #messages { height: 3; scrollbar-size: 0 0; }
+    #prompt { height: 1; border: none; padding: 0 1; background: $boost; }
+    """
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("f2", "sort", "Sort"),
+        Binding("f3", "colours", "4 colours"),
+        Binding("f4", "hint", "Hint"),
+        Binding("f5", "log", "Log"),
+        Binding("f6", "pile", "Pile"),
+        Binding("ctrl+q", "leave", "Quit"),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
+    ]
+
+    def __init__(self, session: Session, *, speed: float = 0.8, step: bool = False,
+                 style: CardStyle | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.speed = speed
+        self.step = step
+        self.card_style = style or CardStyle(symbols=True)
+        self.shown = len(session.state.events)
+        self.waiting_result = False
+        self.bot_scheduled = False
+        self.thinking = False
+        self.quit_message = ""
+
+    # layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="pile")
+        with Horizontal(id="middle"):
+            yield Static(id="melds")
+            yield Static(id="seats")
+        with Vertical(id="bottom", classes="-auto"):
+            yield Static(id="hand")
+            yield Static(id="turn")
+            yield Static(id="menu")
+            yield RichLog(id="messages", max_lines=200, wrap=True, markup=False)
+            yield Input(id="prompt", placeholder=t("play.tui.placeholder", self.session.lang))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#bottom").styles.height = "auto"
+        self.redraw()
+        self.query_one("#prompt", Input).focus()
+        self.advance()
+
+    # drawing ---------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        s = self.session
+        view = s.view
+        lang = s.lang
+        self.query_one("#title", Static).update(title_text(s, self.size.width))
+        self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
+        melds = self.query_one("#melds", Static)
+        melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
+                                max(melds.size.width, self.size.width - 34)))
+        self.query_one("#seats", Static).update(seats_text(view, s.names, s.team_names, lang))
+        self.query_one("#hand", Static).update(
+            hand_text(view, s.gained, self.card_style, lang))
+        turn = explain.turn_line(view, s.names, lang)
+        if self.step and s.bot_to_act():
+            turn += "  " + t("play.tui.next_move", lang)
+        self.query_one("#turn", Static).update(Text(turn, style="bold"))
+        width = max(self.size.width - 2, 40)
+        menu = menu_text(view, width) if s.human_to_act() else Text("")
+        self.query_one("#menu", Static).update(menu)
+        prompt = self.query_one("#prompt", Input)
+        prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
+                                           else [], case_sensitive=False)
+
+    def say(self, line: str | Text, style: str = "") -> None:
+        text = line if isinstance(line, Text) else Text(line, style=style)
+        self.query_one("#messages", RichLog).write(text)
+
+    def flush_log(self) -> None:
+        s = self.session
+        events = s.state.events
+        for event in events[self.shown:]:
+            line = describe_event(event, s.human, s.lang, s.names, s.team_names)
+            if line:
+                self.say(line, "" if action_of(event) is not None else "italic")
+        self.shown = len(events)
+
+    # the flow --------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """After any change: let the bots move (paced or stepped), or end the hand."""
+        s = self.session
+        if s.state.is_over:
+            self.end_of_hand()
+        elif s.bot_to_act() and not self.step and not self.bot_scheduled:
+            self.bot_scheduled = True
+            if self.speed > 0:
+                self.set_timer(self.speed, self.bot_move)
+            else:
+                self.call_later(self.bot_move)
+
+    def bot_move(self) -> None:
+        """Let the bot to act think in a worker thread (a search bot takes its time; the
+        screen stays live), then play its move here."""
+        self.bot_scheduled = False
+        if not self.session.bot_to_act() or self.thinking:
+            return
+        self.thinking = True
+        self.run_worker(self._think, thread=True, group="bot")
+
+    def _think(self) -> None:
+        action, failure = self.session.decide_bot()
+        self.call_from_thread(self._bot_decided, action, failure)
+
+    def _bot_decided(self, action: Action, failure: str | None) -> None:
+        self.thinking = False
+        s = self.session
+        if not s.bot_to_act():
+            return
+        s.apply_bot(action)
+        if failure:
+            self.say(failure, "red")
+        self.flush_log()
+        self.redraw()
+        self.advance()
+
+    def end_of_hand(self) -> None:
+        if self.waiting_result:
+            return
+        self.waiting_result = True
+        self.flush_log()
+        self.session.finish_hand()
+        self.redraw()
+        self.push_screen(ResultScreen(result_text(self.session)), self.after_result)
+
+    def after_result(self, go_on: bool | None) -> None:
+        self.waiting_result = False
+        s = self.session
+        if not go_on or s.match.winner is not None:
+            self.action_leave()
+            return
+        s.next_hand()
+        self.shown = 0
+        self.query_one("#messages", RichLog).clear()
+        self.say(f"Hand {s.hand_number} is dealt.", "bold")
+        self.flush_log()
+        self.redraw()
+        self.advance()
+
+    @on(Input.Submitted, "#prompt")
+    def typed(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        s = self.session
+        low = line.lower()
+        if not line:
+            if self.step and s.bot_to_act():
+                self.bot_move()
+            return
+        if low in ("quit", "q", "exit"):
+            self.action_leave()
+            return
+        if low in ("help", "?"):
+            self.action_help()
+            return
+        if low == "sort":
+            self.action_sort()
+            return
+        if low == "log":
+            self.action_log()
+            return
+        if low in ("hint", "hints"):
+            self.action_hint()
+            return
+        if low == "pile":
+            self.action_pile()
+            return
+        if not s.human_to_act() and low not in ("why",):
+            self.say(t("play.tui.not_your_turn", s.lang), "yellow")
+            return
+        self.say(Text("> " + line, style="dim"))
+        reply = s.submit(line)
+        style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
+            reply.kind, "")
+        for text in reply.lines:
+            self.say(text, style)
+        if reply.kind == "played":
+            self.flush_log()
+        self.redraw()
+        self.advance()
+
+    # keys ------------------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(help_table()))
+
+    def action_complete(self) -> None:
+        """Tab (like →) takes the move the input line suggests."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.cursor_position = len(prompt.value)
+        prompt.action_cursor_right()
+
+    def action_sort(self) -> None:
+        st = self.card_style
+        self.card_style = CardStyle(st.symbols, st.four_colour,
+                                    "suit" if st.sort == "rank" else "rank")
+        self.redraw()
+
+    def action_colours(self) -> None:
+        st = self.card_style
+        self.card_style = CardStyle(st.symbols, not st.four_colour, st.sort)
+        self.redraw()
+
+    def action_hint(self) -> None:
+        """The suggested moves on one line, the best one's reason on the next, and the best
+        move typed into the input line (Enter plays it). The search runs in a worker
+        thread."""
+        if self.session.human_to_act():
+            self.say("…", "dim")
+        self.run_worker(self._hint, thread=True, group="hint", exclusive=True)
+
+    def _hint(self) -> None:
+        reply = self.session.hint()
+        self.call_from_thread(self._show_hint, reply)
+
+    def _show_hint(self, reply: Reply) -> None:
+        if not reply.choices:
+            for text in reply.lines:
+                self.say(text, "yellow")
+            return
+        moves_line = "   ".join(line.split(" — ")[0] for line in reply.lines)
+        self.say(t("play.tui.hints", self.session.lang) + " " + moves_line, "green")
+        best = reply.lines[0].split(" — ", 1)
+        if len(best) > 1:
+            self.say(best[1], "green")
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = moves.short_text(reply.choices[0])
+        prompt.cursor_position = len(prompt.value)
+
+    def action_pile(self) -> None:
+        """What taking the pile needs, and its face-up cards bottom to top."""
+        s = self.session
+        lines = explain.pile_lines(s.view, s.lang) + [""] + explain.pile_cards_lines(
+            s.view, s.lang)
+        self.push_screen(TextScreen(Text("\n".join(lines))))
+
+    def action_log(self) -> None:
+        s = self.session
+        lines = [line for e in s.state.events
+                 if (line := describe_event(e, s.human, s.lang, s.names, s.team_names))]
+        self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
+
+    def action_leave(self) -> None:
+        s = self.session
+        if s.save is not None:
+            s.autosave()
+            self.quit_message = f"Saved to {s.save}. Resume with: canasta play --resume {s.save}"
+        else:
+            self.quit_message = "Bye. (Use --save PATH to keep a game for later.)"
+        self.exit()
+
+
+def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
+              style: CardStyle | None = None) -> None:
+    """Play ``session`` on the full-screen table until the match ends or the person quits."""
+    app = TableApp(session, speed=speed, step=step, style=style)
+    app.run()
+    if app.quit_message:
+        print(app.quit_message)

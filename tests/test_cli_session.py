@@ -1,0 +1,253 @@
+"""The terminal front ends' shared game logic (src/canasta/cli/session.py, moves.py,
+explain.py): short moves, the grouped menu, undo as a house rule, hints, refusals in plain
+words, the pile explained for the variant in play, and the bugs of issue 14."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from canasta import Match, State, load_preset
+from canasta.cli import explain, moves, render
+from canasta.cli.session import Session
+from canasta.core.actions import Discard, Draw, LayOff, Meld, TakePile
+from canasta.core.cards import card_text, parse_card, rank_of
+from canasta.core.events import Retracted
+from canasta.core.state import Phase
+from canasta.i18n import describe_event
+
+
+def session(variant: str = "international", seed: int = 1, undo: bool = False,
+            lang: str = "en") -> Session:
+    match = Match(load_preset(variant), 4, seed=seed)
+    return Session(match, render.seat_names(4), ["", "greedy", "greedy", "greedy"],
+                   allow_undo=undo, lang=lang)
+
+
+def to_human(s: Session) -> None:
+    while s.bot_to_act():
+        s.play_bot()
+
+
+def to_a_meld(s: Session, limit: int = 300) -> Meld:
+    """Play (draw, discard the first card) until the person, opened, may meld after drawing;
+    returns that meld."""
+    for _ in range(limit):
+        to_human(s)
+        assert not s.state.is_over, "the hand ended before the person could meld"
+        view = s.view
+        if Draw() in view.legal_actions:
+            assert s.submit("s").kind == "played"
+            continue
+        melds = [a for a in view.legal_actions if isinstance(a, Meld)]
+        if melds and view.opened[view.team]:
+            return melds[0]
+        s.play(next(a for a in view.legal_actions if isinstance(a, Discard)))
+    raise AssertionError("no meld reached")
+
+
+def test_short_forms_name_the_same_actions_as_the_text_forms() -> None:
+    s = session()
+    to_human(s)
+    view = s.view
+    assert moves.resolve("s", view) == Draw()
+    held = view.hand[0]
+    assert moves.resolve(f"d {card_text(held)}", view) == Discard(held)
+    # A rank alone takes a card of that rank from the hand.
+    rank = next(rank_of(c) for c in view.hand if c != 52 and rank_of(c) not in (2, 3))
+    cards = [c for c in view.hand if c != 52 and rank_of(c) == rank]
+    token = card_text(cards[0])[:-1]
+    resolved = moves.resolve(f"m {token} JK", view)
+    assert isinstance(resolved, Meld) and rank_of(resolved.cards[0]) == rank
+    assert moves.resolve(f"l {token} {card_text(cards[0])}", view) == LayOff(rank, (cards[0],))
+    # Every legal action's short form reads back as that action.
+    for action in view.legal_actions:
+        assert moves.resolve(moves.short_text(action), view) == action
+    with pytest.raises(moves.MoveError, match="is not a card or a rank"):
+        moves.resolve("m 9x", view)
+
+
+def test_the_grouped_menu_has_one_line_per_meld_rank_and_one_for_discards() -> None:
+    s = session("romanian", seed=3)
+    to_human(s)
+    s.submit("s")
+    for _ in range(40):  # first rounds forbid melding (seed 004): play until a meld is legal
+        view = s.view
+        if any(isinstance(a, Meld) for a in view.legal_actions):
+            break
+        s.play(next(a for a in view.legal_actions if isinstance(a, Discard)))
+        to_human(s)
+        s.submit("s")
+    view = s.view
+    lines = moves.grouped_menu(view)
+    melds = [a for a in view.legal_actions if isinstance(a, Meld)]
+    assert melds, "no meld legal in the first 40 turns"
+    labels = [line.label for line in lines]
+    assert len(labels) == len(set(labels)), "one line per group"
+    meld_lines = [line for line in lines if line.kind == "meld"]
+    assert sum(len(line.moves) for line in meld_lines) == len(melds)
+    assert len(meld_lines) < len(melds) or len(melds) == 1
+    discards = [line for line in lines if line.kind == "discard"]
+    assert len(discards) == 1
+    assert set(discards[0].moves) == {card_text(a.card) for a in view.legal_actions
+                                      if isinstance(a, Discard)}
+
+
+def test_a_refusal_is_told_in_plain_words_and_why_quotes_the_seed() -> None:
+    s = session("canastone", lang="it")
+    to_human(s)
+    held = card_text(s.view.hand[0])
+    before = s.state.clone()
+    reply = s.submit(f"d {held}")  # before drawing
+    assert reply.kind == "refused"
+    assert reply.lines[0].startswith("Non consentito: ") and "«" not in reply.lines[0]
+    assert s.state.actions == before.actions  # nothing changed
+    why = s.submit("why")
+    assert "testo 000" in why.lines[0] and "«" in why.lines[0]
+
+
+def test_undo_is_a_house_rule_off_by_default() -> None:
+    s = session(seed=1)
+    meld = to_a_meld(s)
+    assert s.play(meld).kind == "played"
+    reply = s.submit("undo")
+    assert "house rule" in reply.lines[0]
+    assert s.match.record.actions[-1] == (0, meld.text())  # the meld stays
+
+
+def test_undo_takes_back_this_turns_melds_and_nothing_else() -> None:
+    s = session(seed=1, undo=True)
+    meld = to_a_meld(s)
+    hand_before = sorted(s.view.hand)
+    actions_before = list(s.match.record.actions)
+    assert s.submit("undo").lines[0].startswith("Nothing to undo")
+    assert s.play(meld).kind == "played"
+    assert sorted(s.view.hand) != hand_before
+    reply = s.submit("u")
+    assert reply.lines[0].startswith("Taken back: m ")
+    assert sorted(s.view.hand) == hand_before
+    assert s.match.record.actions == actions_before
+    assert s.state.phase is Phase.PLAY and s.state.actor == 0
+    # After the discard there is nothing to undo: the turn is over.
+    s.play(next(a for a in s.view.legal_actions if isinstance(a, Discard)))
+    to_human(s)
+    assert s.submit("undo").lines[0].startswith("Nothing to undo")
+
+
+@dataclass(frozen=True)
+class FakeReason:
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FakeSuggestion:
+    action: Any
+    value: float
+    reasons: tuple[FakeReason, ...] = ()
+
+
+def test_hint_lists_suggest_s_moves_in_short_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    import canasta.bots
+
+    seen: list[int] = []
+
+    def suggest(view: Any, n: int = 3, budget: Any = None) -> list[FakeSuggestion]:
+        seen.append(n)
+        legal = list(view.legal_actions)[:n]
+        return [FakeSuggestion(a, 40.0 - 10 * i, (FakeReason("test", {}),))
+                for i, a in enumerate(legal)]
+
+    monkeypatch.setattr(canasta.bots, "suggest", suggest, raising=False)
+    s = session()
+    to_human(s)
+    reply = s.submit("hint")
+    assert seen == [3]
+    assert reply.lines[0].startswith("1. s  (+40 points)")
+    assert len(reply.lines) == min(3, len(s.view.legal_actions))
+    assert reply.choices[0] == Draw()
+
+
+def random_states(variant: str, seeds: range, pred: Any) -> State:
+    rules = load_preset(variant)
+    for seed in seeds:
+        state = State.deal(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if pred(state):
+                return state
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no state found")
+
+
+def test_a_pile_frozen_for_everyone_is_not_said_to_wait_for_the_opening() -> None:
+    """Issue 14: "FROZEN until your side opens" was shown for a pile frozen by a wild card."""
+    state = random_states("international", range(200), lambda s: s.pile_frozen and s.pile
+                          and not s.opened[s.team_of[s.actor]])
+    view = state.view(state.actor)
+    first = explain.pile_lines(view)[0]
+    assert first.startswith("Frozen for everyone")
+    assert "until it opens" not in " ".join(explain.pile_lines(view))
+    other = random_states("international", range(200), lambda s: not s.pile_frozen and s.pile
+                          and not s.opened[s.team_of[s.actor]])
+    assert explain.pile_lines(other.view(other.actor))[0].startswith(
+        "Frozen for your side until it opens")
+
+
+def test_romanian_first_round_does_not_offer_the_pile() -> None:
+    """Issue 14: seed 004 forbids taking the pile in the first round; the prompt follows the
+    engine's legal actions."""
+    s = session("romanian", seed=2)
+    to_human(s)
+    view = s.view
+    assert s.state.first_round
+    assert not any(isinstance(a, TakePile) for a in view.legal_actions)
+    line = explain.turn_line(view, s.names)
+    assert "take the pile" not in line and "draw from the stock" in line
+    assert "Nobody takes the pile in the first round." in explain.pile_lines(view)
+    assert not any("(take" in m for row in moves.grouped_menu(view) for m in row.moves)
+
+
+def test_your_own_retract_is_told_as_yours() -> None:
+    """Issue 14: "You take back their opening; their minimum rises" for one's own retract."""
+    event = Retracted(seat=0, action=moves.parse_action("retract"), team=0,
+                      to_hand=(parse_card("9s"),), to_pile=None, to_pile_count=0, minimum=60)
+    names = render.seat_names(4)
+    text = describe_event(event, 0, "en", names, render.team_names(((0, 2), (1, 3)), names))
+    assert text.startswith("You take back your opening.")
+    assert "their" not in text and "60" in text
+
+
+def test_you_can_go_out_marker_follows_the_engine() -> None:
+    state = random_states("international", range(300), lambda s: s.phase is Phase.PLAY
+                          and s.going_out_plan() is not None)
+    assert explain.can_go_out(state.view(state.actor))
+    assert not explain.can_go_out(state.view((state.actor + 1) % 4))
+
+
+@pytest.mark.parametrize("variant", ["international", "canastone", "classic_italian",
+                                     "brazilian", "romanian"])
+def test_every_legal_action_reads_back_from_its_short_form(variant: str) -> None:
+    """Over random play, the short form of every legal action (what the menu and the
+    completion show) names exactly that action, and the menu lists every action once."""
+    rules = load_preset(variant)
+    checked = 0
+    kinds: set[str] = set()
+    for seed in range(3):
+        state = Match(rules, 4, seed=seed).state  # Match deals again after a misdeal
+        rng = random.Random(seed)
+        while not state.is_over and checked < 4000:
+            view = state.view(state.actor)
+            for action in view.legal_actions:
+                assert moves.resolve(moves.short_text(action), view) == action, action
+                checked += 1
+                kinds.add(type(action).__name__)
+            shown = sum(len(line.moves) for line in moves.grouped_menu(view))
+            takes = sum(1 for a in view.legal_actions if isinstance(a, TakePile))
+            # The takes share one entry ("take the pile: t 7h 7c · t 7h JK").
+            assert shown == len(view.legal_actions) - takes + (1 if takes else 0)
+            state.apply(rng.choice(state.legal_actions()))
+    assert {"Draw", "Meld", "LayOff", "Discard", "TakePile"} <= kinds

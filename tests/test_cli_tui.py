@@ -1,0 +1,329 @@
+"""The full-screen table of `canasta play` (src/canasta/cli/tui.py), driven headless with
+Textual's pilot at 80×24 (and larger), as a person would use it: keys and typed moves.
+
+Set CANASTA_SHOTS=DIR to keep an SVG and a text screenshot of each screen checked here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual.pilot import Pilot
+
+from canasta import Match, load_preset
+from canasta.cli import moves, render
+from canasta.cli.session import Session
+from canasta.cli.table_view import hand_text
+from canasta.cli.tui import ResultScreen, TableApp
+from canasta.core.actions import Discard, Draw
+from canasta.core.cards import card_text, suit_of
+
+
+def screen_text(app: TableApp) -> list[str]:
+    """The screen as plain text lines, exactly as drawn."""
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
+                      record=True, color_system=None, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text().rstrip("\n").split("\n")
+
+
+def shot(app: TableApp, name: str) -> list[str]:
+    lines = screen_text(app)
+    folder = os.environ.get("CANASTA_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        app.save_screenshot(f"{name}.svg", folder)
+        Path(folder, f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
+    return lines
+
+
+def new_session(variant: str = "international", seed: int = 5, players: int = 4,
+                **kw: Any) -> Session:
+    match = Match(load_preset(variant), players, seed=seed)
+    kinds = [""] + ["greedy"] * (players - 1)
+    return Session(match, render.seat_names(players), kinds, **kw)
+
+
+def drive(app: TableApp, size: tuple[int, int],
+          script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+async def typed(pilot: Pilot[None], line: str) -> None:
+    app = pilot.app
+    prompt = app.query_one("#prompt")
+    prompt.value = line  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def until_human(pilot: Pilot[None], session: Session) -> None:
+    for _ in range(200):
+        if not session.bot_to_act():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the bots did not hand over")
+
+
+def test_the_table_fits_80x24_and_redraws_in_place() -> None:
+    s = new_session()
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.pause()
+        first = shot(app, "table-draw")
+        assert len(first) == 24 and all(len(line) <= 80 for line in first)
+        text = "\n".join(first)
+        assert first[0].startswith("Hand 1 · international to 5000")
+        assert "Stock" in first[0] and "Pile" in first[1]
+        assert "Your hand (11, by rank)" in text
+        assert "Your turn: draw from the stock (s) or take the pile (t)." in text \
+            or "Your turn: draw from the stock (s)." in text
+        # Every player's last move is on screen (the bots have played before the person).
+        for seat in (1, 2, 3):
+            assert s.names[seat] in text
+        await typed(pilot, "s")
+        second = shot(app, "table-play")
+        assert len(second) == 24, "the table is redrawn in place, not scrolled"
+        drawn = s.gained
+        assert drawn and "*" in "\n".join(second)  # the drawn card is marked
+        assert "discard:" in "\n".join(second)  # the grouped menu
+
+    drive(app, (80, 24), script)
+
+
+def test_the_table_grows_with_the_terminal() -> None:
+    s = new_session(seed=6)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.pause()
+        lines = shot(app, "table-120x40")
+        assert len(lines) == 40
+        assert max(len(line) for line in lines) > 80
+        middle = app.query_one("#middle")
+        assert middle.size.height >= 20
+
+    drive(app, (120, 40), script)
+
+
+def test_short_moves_typed_play_the_turn_and_the_bots_follow() -> None:
+    s = new_session(seed=7)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        assert Draw() in s.view.legal_actions
+        await typed(pilot, "s")
+        discard = next(a for a in s.view.legal_actions if isinstance(a, Discard))
+        assert isinstance(discard, Discard)
+        before = len(s.match.record.actions)
+        # Completion: "d" and Tab give the first legal discard's short form.
+        await pilot.press("d", "tab")
+        assert app.query_one("#prompt").value == f"d {card_text(discard.card)}"  # type: ignore[attr-defined]
+        await typed(pilot, f"d {card_text(discard.card)}")
+        assert s.match.record.actions[before] == (0, discard.text())
+        await until_human(pilot, s)
+        assert len(s.match.record.actions) > before + 3  # three bots moved
+        # A refusal is said in plain words and leaves the turn to the person.
+        await typed(pilot, "d " + card_text(s.view.hand[0]))  # before drawing
+        log = "\n".join(shot(app, "table-refusal"))
+        assert "Not allowed: " in log and s.human_to_act()
+
+    drive(app, (80, 24), script)
+
+
+def test_step_mode_moves_a_bot_only_on_enter() -> None:
+    s = new_session(seed=8)
+    app = TableApp(s, speed=0, step=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        if not s.bot_to_act():  # the person starts: play a turn to hand over
+            await typed(pilot, "s")
+            d = next(a for a in s.view.legal_actions if isinstance(a, Discard))
+            await typed(pilot, d.text())
+        assert s.bot_to_act()
+        moved = len(s.match.record.actions)
+        await pilot.pause(0.05)
+        assert len(s.match.record.actions) == moved, "no bot moves by itself"
+        assert "(Enter: next move)" in "\n".join(screen_text(app))
+        await typed(pilot, "")
+        assert len(s.match.record.actions) == moved + 1
+
+    drive(app, (80, 24), script)
+
+
+def test_keys_sort_the_hand_by_suit_and_switch_to_four_colours() -> None:
+    s = new_session(seed=9)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        assert app.card_style.sort == "rank" and not app.card_style.four_colour
+        await pilot.press("f2")
+        assert app.card_style.sort == "suit"
+        order = render.hand_order(s.view.hand, "suit")
+        suits = [suit_of(c) for c in order if c != 52 and card_text(c)[0] not in "23"]
+        assert suits == sorted(suits)
+        assert "by suit" in "\n".join(screen_text(app))
+        await pilot.press("f3")
+        assert app.card_style.four_colour
+        text = hand_text(s.view, (), app.card_style, "en")
+        styles = {str(span.style) for span in text.spans}
+        diamonds = [c for c in s.view.hand if c != 52 and suit_of(c) == 2]
+        if diamonds:
+            assert any("blue" in st for st in styles)
+        shot(app, "table-four-colour")
+
+    drive(app, (80, 24), script)
+
+
+def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
+    s = new_session(seed=10)
+    # Play the hand to its end through the session (the person draws and discards).
+    while not s.state.is_over:
+        if s.bot_to_act():
+            s.play_bot()
+            continue
+        view = s.view
+        if Draw() in view.legal_actions:
+            s.play(Draw())
+        else:
+            s.play(next((a for a in view.legal_actions if isinstance(a, Discard)),
+                        view.legal_actions[0]))
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
+        text = "\n".join(shot(app, "table-result"))
+        assert "Hand 1 ends:" in text and "Match after 1 hand" in text
+        assert "Enter: next hand" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ResultScreen)
+        assert s.hand_number == 2
+        assert screen_text(app)[0].startswith("Hand 2")
+
+    drive(app, (80, 24), script)
+
+
+def test_help_opens_over_the_table_and_closes() -> None:
+    s = new_session(seed=11)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("f1")
+        await pilot.pause()
+        text = "\n".join(shot(app, "table-help"))
+        assert "m 9 9 JK" in text and "F2 sort" in text and "suggested moves" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        # F6: the discard pile's face-up cards, bottom to top, under what taking it needs.
+        await pilot.press("f6")
+        await pilot.pause()
+        text = "\n".join(shot(app, "table-pile"))
+        cards = " ".join(card_text(c) for c in s.view.pile)
+        assert f"Discard pile, bottom to top ({len(s.view.pile)} face up): {cards[:20]}" in text
+
+    drive(app, (80, 24), script)
+
+
+def test_canasta_play_in_a_terminal_opens_the_table_and_saves_on_quit(tmp_path: Path) -> None:
+    """The real command in a pseudo-terminal of 80×24: the full-screen table comes up (not
+    the line mode), and Ctrl+Q leaves it, saving the match."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import sys
+    import termios
+    import time
+
+    save = tmp_path / "g.json"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command itself
+        os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+        os.execv(sys.executable, [sys.executable, "-c", "from canasta.cli import main; main()",
+                                  "play", "--seed", "3", "--speed", "0", "--save", str(save)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    out = b""
+
+    def read_until(marker: bytes, seconds: float) -> bool:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return marker in out
+            if marker in out:
+                return True
+        return False
+
+    try:
+        assert read_until(b"Your hand", 20), out[-500:]
+        assert b"\x1b[?1049h" in out  # the alternate screen: the table redraws in place
+        os.write(fd, b"\x11")  # Ctrl+Q
+        assert read_until(b"Saved to", 10), out[-500:]
+    finally:
+        os.waitpid(pid, 0)
+    assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
+
+
+def test_f4_shows_hints_from_the_expert() -> None:
+    s = new_session(seed=12)
+    s.hint_budget = 0.05
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await typed(pilot, "s")
+        await pilot.press("f4")
+        for _ in range(200):  # the search runs in a worker thread
+            await pilot.pause(0.02)
+            if "Hints: " in "\n".join(screen_text(app)):
+                break
+        text = "\n".join(shot(app, "table-hint"))
+        assert "Hints: 1. " in text and "points)" in text
+        best = app.query_one("#prompt").value  # type: ignore[attr-defined]
+        assert best, "the best move is typed in, ready to play"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert s.match.record.actions[-1][0] != 0 or not s.human_to_act() or \
+            moves.resolve(best, s.view) is not None
+
+    drive(app, (80, 24), script)
+
+
+def test_the_table_speaks_the_players_language() -> None:
+    s = new_session(seed=13, lang="it")
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        text = "\n".join(shot(app, "table-it"))
+        assert text.startswith("Mano 1") and "Tallone" in text and "Pozzo" in text
+        assert "La tua mano (11, per valore)" in text and "Tocca a te" in text
+        assert "Your hand" not in text
+
+    drive(app, (80, 24), script)

@@ -1,0 +1,73 @@
+"""`canasta score --interactive` as a match sheet (issue 14): team names, the sheet saved
+after every hand and reopened, a typed meld corrected, a whole hand entered again, and the
+running total to the target of the player count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from formatkit import cli
+
+NAT_K = "Ks Kh Kd Kc Ks Kh Kd"  # a natural canasta of kings: 500 + 70 melded
+
+# Hand 1 as the scorekeeper types it: team 1 a natural canasta of kings and 9s 9d JK (typed
+# first as 9s 9d 9h, then corrected with `fix 2`), one red three, went out; team 2 a meld of
+# queens, Js in hand.
+HAND_1_TEAM_1 = [NAT_K, "9s 9d 9h", "fix 2", "9s 9d JK", "", "1", "y", "n", "", "5c 7d", ""]
+HAND_1_TEAM_2 = ["Qs Qh Qd", "", "0", "Js", "4h 4d", ""]
+
+
+def test_names_save_and_reopen_with_the_running_total(tmp_path: Path) -> None:
+    sheet = tmp_path / "match.json"
+    lines = ["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "n"]
+    result = cli(["score", "-i", "--teams", "Anna & Bo,Carla & Dan", "--sheet", str(sheet)],
+                 "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = result.stdout
+    # Team 1: 500 + 100 (red three) + 100 (out) + 70 + 70 melded (9s 9d JK; 9s 9d 9h
+    # would be 30) - 10 (5c 7d left by the partner) = 830; team 2: 30 - 10 - 10 = 10.
+    assert "meld 2 (was 9s 9d 9h)" in out
+    assert "+830 = 830" in out and "+10 = 10" in out and "+790" not in out
+    assert "Anna & Bo" in out and "Carla & Dan" in out
+    assert "to go" in out and "4170" in out and "4990" in out  # target 5000 for 4 players
+    doc = json.loads(sheet.read_text("utf-8"))
+    assert doc["format"] == "canasta-match-sheet" and doc["names"] == ["Anna & Bo",
+                                                                       "Carla & Dan"]
+    assert len(doc["hands"]) == 1
+
+    # Reopen: the match goes on from 830 / 10; hand 2, team 2 goes out.
+    hand_2 = ["", "0", "n", "4c", "4d", "", NAT_K, "", "0", "y", "n", "", "", "", "n"]
+    result = cli(["score", "-i", "--sheet", str(sheet)], "\n".join(hand_2) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = result.stdout
+    assert "Reopened" in out and "1 hands" in out
+    assert "Anna & Bo (match score 830)" in out
+    # Hand 2: team 1 -5 - 5 = -10; team 2 500 + 100 (out) + 70 = 670.
+    assert "-10 = 820" in out and "+670 = 680" in out
+    assert len(json.loads(sheet.read_text("utf-8"))["hands"]) == 2
+
+
+def test_a_hand_entered_again_rescores_the_match(tmp_path: Path) -> None:
+    sheet = tmp_path / "m.json"
+    hand_2 = ["", "0", "n", "4c", "4d", "", NAT_K, "", "0", "y", "n", "", "", ""]
+    # Hand 1 again, with team 2's Js forgotten: 30 - 10 = 20 instead of 10.
+    again = [*HAND_1_TEAM_1, "Qs Qh Qd", "", "0", "", "4h 4d", ""]
+    lines = ["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "y", *hand_2,
+             "fix 1", *again, "name 2 The Others", "n"]
+    result = cli(["score", "-i", "--sheet", str(sheet)], "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = result.stdout
+    assert "Hand 1 (again)" in out
+    assert "+20 = 20" in out and "+670 = 690" in out  # hand 2 now starts from 20
+    doc = json.loads(sheet.read_text("utf-8"))
+    assert doc["names"][1] == "The Others"
+    assert [t["score_before"] for t in doc["hands"][1]["teams"]] == [830, 20]
+
+
+def test_a_file_that_is_not_a_match_sheet_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text('{"format": "canasta-record"}', "utf-8")
+    result = cli(["score", "-i", "--sheet", str(bad)], "")
+    assert result.exit_code == 2
+    assert "canasta-match-sheet" in result.stderr
