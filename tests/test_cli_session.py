@@ -251,3 +251,36 @@ def test_every_legal_action_reads_back_from_its_short_form(variant: str) -> None
             assert shown == len(view.legal_actions) - takes + (1 if takes else 0)
             state.apply(rng.choice(state.legal_actions()))
     assert {"Draw", "Meld", "LayOff", "Discard", "TakePile"} <= kinds
+
+
+def test_a_black_three_on_top_is_told_as_a_stop_after_the_draw_too() -> None:
+    """Seed 002: "Quando viene scartato un 3 nero, il giocatore successivo non può raccogliere
+    il pozzo": after drawing from the stock the top is still a black three, and the banner
+    said "meld its top card with 2 cards of rank 3" (a black three cannot be melded so)."""
+    state = random_states("international", range(300), lambda s: s.phase is Phase.PLAY
+                          and s.pile and card_text(s.pile[-1]) in ("3s", "3c"))
+    lines = explain.pile_lines(state.view(state.actor))
+    assert lines[0].startswith("Stopped: a black three on top")
+    assert not any("rank 3" in line for line in lines)
+
+
+def test_the_log_s_verb_agrees_with_the_side_and_one_card_is_a_card() -> None:
+    """The terminal log read "You & North has opened" and "West draws 1 card(s)"; it now
+    agrees as the web page does (ui.match_over.plural, event.opened.yours)."""
+    s = session(seed=1)
+    lines: list[str] = []
+    for _ in range(400):
+        if s.state.is_over or s.human_to_act():
+            if s.state.is_over:
+                break
+            view = s.view
+            legal = view.legal_actions
+            s.play(next((a for a in legal if isinstance(a, Meld)), legal[0]))
+        else:
+            s.play_bot()
+    lines = [s.describe(e) for e in s.state.events]
+    text = "\n".join(lines)
+    assert "card(s)" not in text and " has opened" not in text.replace("Your side has", "")
+    assert any(line.endswith("draws a card from the stock.") for line in lines)
+    assert any(" have opened with " in line or "Your side has opened" in line
+               for line in lines), text

@@ -48,7 +48,7 @@ def test_a_draw_returns_the_cards_drawn_visible_to_the_drawer_only() -> None:
     assert event.visible_to(1) == event
     assert event.visible_to(2).drawn is None and event.visible_to(2).drawn_count == 1
     assert describe_event(event, 1) == "You draw Qd."
-    assert describe_event(event, 2) == "seat 1 draws 1 card(s) from the stock."
+    assert describe_event(event, 2) == "seat 1 draws a card from the stock."
     assert "Qd" not in describe_event(event, ev.PUBLIC)
 
 

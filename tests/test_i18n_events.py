@@ -1,5 +1,5 @@
 """Events in words (canasta.i18n.events): the acting seat reads "You draw 7h", the others
-"… draws 1 card(s)" with no hidden card; every line of real play has a text in every language."""
+"… draws a card" with no hidden card; every line of real play has a text in every language."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ def test_the_drawer_sees_the_card_and_the_others_only_the_count() -> None:
     assert describe_event(event, 0, "en", NAMES) == "You draw 7h."
     assert describe_event(event, 0, "it", NAMES) == "Peschi 7h."
     other = describe_event(event, 1, "en", NAMES)
-    assert other == "Ann draws 1 card(s) from the stock." and "7h" not in other
+    assert other == "Ann draws a card from the stock." and "7h" not in other
     assert describe_event(Drew(0, Draw(), None, 1), 2, "it", NAMES) == \
-        "Ann pesca 1 carta/e dal tallone."
+        "Ann pesca una carta dal tallone."
 
 
 def test_melds_lay_offs_and_the_end_of_the_hand() -> None:

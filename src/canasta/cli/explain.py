@@ -34,8 +34,8 @@ def pile_lines(view: View, lang: str = "en") -> list[str]:
     table = view.table
     if rules.turn.first_round_no_meld and table.first_round:
         out.append(t("play.pile.first_round", lang))
-    if view.stopped and view.phase is Phase.DRAW:
-        return [*out, t("play.pile.stopped", lang)]  # how to take it does not matter now
+    if view.stopped:  # this turn nobody takes it, whether or not its player has drawn yet
+        return [*out, t("play.pile.stopped", lang)]
     frozen_all = table.pile_frozen or pile.always_frozen
     if frozen_all:
         key = "play.pile.frozen_always" if pile.always_frozen else "play.pile.frozen_all"
@@ -100,7 +100,7 @@ def last_moves(view: View, names: Sequence[str], teams: Sequence[str],
         played = action_of(event)
         if played is None:
             continue
-        text = describe_event(event, view.seat, lang, names, teams)
+        text = describe_event(event, view.seat, lang, names, teams, view.teams)
         if text:
             last[played[0]] = text
     return [last.get(seat, "-") for seat in range(view.players)]

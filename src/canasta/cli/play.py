@@ -44,7 +44,7 @@ from canasta.formats.records import (
     record_to_match,
     state_from_document,
 )
-from canasta.i18n import describe_event, languages, resolve_lang, t
+from canasta.i18n import languages, resolve_lang, t
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
@@ -123,7 +123,7 @@ class Game:
         s = self.session
         events = self.state.events
         for event in events[self.shown:]:
-            line = describe_event(event, s.human, s.lang, s.names, s.team_names)
+            line = s.describe(event)
             if line:
                 self.console.print(Text("  " + line, style="" if action_of(event) is not None
                                         else "italic"))
@@ -226,7 +226,7 @@ class Game:
                 continue
             if low == "log":
                 for event in self.state.events:
-                    text = describe_event(event, s.human, s.lang, s.names, s.team_names)
+                    text = s.describe(event)
                     if text:
                         self.console.print("  " + text)
                 continue

@@ -287,7 +287,7 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
 
     if log_lines:
         recent = [line for e in view.events[-log_lines:]
-                  if (line := describe_event(e, view.seat, "en", names, tnames))]
+                  if (line := describe_event(e, view.seat, lang, names, tnames, view.teams))]
         parts.append(Text("\n".join(f"  {line}" for line in recent), style="dim"))
     parts.append(Text(explain.turn_line(view, names, lang), style="bold"))
     return Panel(Group(*parts), title=title or None, title_align="left", padding=(0, 1))

@@ -27,7 +27,7 @@ from canasta.core.events import Drew, Event, Melded, Opened, RedThreesLaidOut, T
 from canasta.core.match import Match
 from canasta.core.state import IllegalActionError, Phase, State, View
 from canasta.formats.records import save_record
-from canasta.i18n import t
+from canasta.i18n import describe_event, t
 from canasta.i18n.refusals import refusal_parts
 
 __all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
@@ -114,6 +114,11 @@ class Session:
     @property
     def team_names(self) -> list[str]:
         return team_names(self.match.teams, self.names)
+
+    def describe(self, event: Event) -> str:
+        """``event`` in words as the player reads it, the verb agreeing with each side."""
+        return describe_event(event, self.human, self.lang, self.names, self.team_names,
+                              self.match.teams)
 
     @property
     def hand_number(self) -> int:

@@ -41,7 +41,7 @@ from canasta.cli.table_view import (
 )
 from canasta.core.actions import Action
 from canasta.core.events import action_of
-from canasta.i18n import describe_event, t
+from canasta.i18n import t
 
 __all__ = ["TableApp", "run_table"]
 
@@ -193,7 +193,7 @@ class TableApp(App[None]):
         s = self.session
         events = s.state.events
         for event in events[self.shown:]:
-            line = describe_event(event, s.human, s.lang, s.names, s.team_names)
+            line = s.describe(event)
             if line:
                 self.say(line, "" if action_of(event) is not None else "italic")
         self.shown = len(events)
@@ -358,7 +358,7 @@ class TableApp(App[None]):
     def action_log(self) -> None:
         s = self.session
         lines = [line for e in s.state.events
-                 if (line := describe_event(e, s.human, s.lang, s.names, s.team_names))]
+                 if (line := s.describe(e))]
         self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
 
     def action_leave(self) -> None:

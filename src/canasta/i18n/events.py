@@ -4,7 +4,7 @@ An entry is data, ``{"key": "event.meld.self", "values": {...}, "seat": 2}``: th
 key, its values (cards as card texts, which read the same in every language) and the seat
 (``seat``) or side (``team``) it is about, whose name the front end fills in as ``{name}`` /
 ``{team}``. The seat that acted reads the ``.self`` form ("You draw 7h"), the others the
-``.other`` form ("North draws 1 card(s) from the stock"); hidden cards are never in an
+``.other`` form ("North draws a card from the stock"); hidden cards are never in an
 ``.other`` entry.
 
 :func:`event_entries` reads the frozen Event values of ``canasta.core.events`` by their kind
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from canasta.core.cards import WILD_RANK, card_text, rank_text
-from canasta.i18n.catalogue import DEFAULT, t
+from canasta.i18n.catalogue import DEFAULT, has, t
 
 Entry = dict[str, Any]
 
@@ -112,9 +112,18 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
 
 
 def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
-           teams: Sequence[str] | None = None) -> str:
+           teams: Sequence[str] | None = None,
+           team_seats: Sequence[Sequence[int]] | None = None,
+           viewer: int | None = None) -> str:
     """The text of one entry: ``names[seat]`` fills ``{name}`` and ``teams[team]``
-    ``{team}`` (without names: ``seat N`` / ``team N``, numbered from 0 as in the engine)."""
+    ``{team}`` (without names: ``seat N`` / ``team N``, numbered from 0 as in the engine).
+
+    With ``team_seats`` (the seats of each side) the verb agrees with the side: the key's
+    ``.yours`` form when ``viewer`` is on it ("Your side has opened"), its ``.plural`` form
+    for a side of several players ("Ann & Bo have opened"). A ``count`` of 1 takes the
+    key's ``.one`` form ("draws a card"). Each form is used only where the catalogue has it,
+    as the web page does (``entryText`` in ``static/table.js``)."""
+    key = entry["key"]
     values = dict(entry.get("values", {}))
     seat = entry.get("seat")
     if seat is not None:
@@ -122,15 +131,26 @@ def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None
     team = entry.get("team")
     if team is not None:
         values["team"] = teams[team] if teams else f"team {team}"
-    return t(entry["key"], lang, **values)
+        if team_seats is not None:
+            seats = team_seats[team]
+            form = (".yours" if viewer is not None and viewer in seats
+                    else ".plural" if len(seats) > 1 else "")
+            if form and has(key + form, lang):
+                key += form
+    if values.get("count") == 1 and has(key + ".one", lang):
+        key += ".one"
+    return t(key, lang, **values)
 
 
 def describe_event(event: Any, viewer_seat: int | None = None, lang: str = DEFAULT,
                    names: Sequence[str] | None = None,
-                   teams: Sequence[str] | None = None) -> str:
-    """One event in words, as ``viewer_seat`` sees it ("You draw 7h" / "North draws 1
-    card(s) from the stock"); "" for an event without a line. ``viewer_seat`` None (or
-    ``canasta.core.events.PUBLIC``): an onlooker, who sees the public form only."""
-    return " ".join(render(e, lang, names, teams) for e in event_entries(event, viewer_seat))
+                   teams: Sequence[str] | None = None,
+                   team_seats: Sequence[Sequence[int]] | None = None) -> str:
+    """One event in words, as ``viewer_seat`` sees it ("You draw 7h" / "North draws a card
+    from the stock"); "" for an event without a line. ``viewer_seat`` None (or
+    ``canasta.core.events.PUBLIC``): an onlooker, who sees the public form only.
+    ``team_seats`` makes the verb agree with a side (:func:`render`)."""
+    return " ".join(render(e, lang, names, teams, team_seats, viewer_seat)
+                    for e in event_entries(event, viewer_seat))
 
 

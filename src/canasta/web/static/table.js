@@ -134,6 +134,7 @@ function entryText(entry) {
     const form = entry.team === myTeam() ? ".yours" : V().teams[entry.team].length > 1 ? ".plural" : "";
     if (form && hasText(key + form)) key += form;
   }
+  if (values.count === 1 && hasText(key + ".one")) key += ".one";  // "draws a card"
   return t(key, values);
 }
 
