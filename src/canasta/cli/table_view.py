@@ -86,39 +86,46 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
     for team in order:
         melds = {k: m for k, m in view.melds[team].items() if m}
-        head = Text(team_names[team], style="bold underline" if team == view.team else "bold")
+        pieces = [Text(team_names[team], style="bold underline" if team == view.team
+                       else "bold")]
         if view.opened[team]:
-            head.append("  " + t("ui.opened", lang), style="green")
+            pieces.append(Text(t("ui.opened", lang), style="green"))
         elif view.opening_points and view.current in view.teams[team]:
-            head.append("  " + t("ui.opening_progress", lang, p=view.opening_points,
-                                 n=view.opening_minimum[team]), style="bold yellow")
+            pieces.append(Text(t("ui.opening_progress", lang, p=view.opening_points,
+                                 n=view.opening_minimum[team]), style="bold yellow"))
         else:
-            head.append("  " + t("ui.opening_needed", lang, n=view.opening_minimum[team]),
-                        style="yellow")
+            pieces.append(Text(t("ui.opening_needed", lang, n=view.opening_minimum[team]),
+                               style="yellow"))
         canastas = sum(1 for m in melds.values() if len(m) >= size)
         if canastas:
-            head.append("  " + t("play.tui.canastas", lang, n=canastas), style="green")
+            pieces.append(Text(t("play.tui.canastas", lang, n=canastas), style="green"))
         if view.red_threes[team]:  # the red cards speak for themselves: no label
-            head.append("  ")
-            head.append_text(cards_label(view.red_threes[team], style=style))
+            pieces.append(cards_label(view.red_threes[team], style=style))
         pts = sum(POINTS[c] for m in melds.values() for c in m)
-        head.append("  " + t("play.tui.melded", lang, n=pts), style="dim")
-        parts.append(head)
+        pieces.append(Text(t("play.tui.melded", lang, n=pts), style="dim"))
+        parts.extend(_packed(pieces, width, sep="  ", indent=""))
         if not melds:
             parts.append(Text("  " + t("ui.no_melds", lang), style="dim"))
             continue
-        # Chips packed into lines by hand, so that a meld is never cut across two lines.
-        line = Text("  ")
-        for key in sorted(melds, key=_meld_order):
-            chip = _meld_chip(key, melds[key], view, style)
-            if len(line.plain) > 2 and len(line.plain) + 3 + len(chip.plain) > width:
-                parts.append(line)
-                line = Text("  ")
-            if len(line.plain) > 2:
-                line.append("   ")
-            line.append_text(chip)
-        parts.append(line)
+        parts.extend(_packed([_meld_chip(key, melds[key], view, style)
+                              for key in sorted(melds, key=_meld_order)], width))
     return Group(*parts)
+
+
+def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  ") -> list[Text]:
+    """``pieces`` packed into lines of at most ``width`` cells (where each fits), so that
+    a meld or a header item ("melded 80") is never cut across two lines."""
+    lines: list[Text] = []
+    line = Text(indent)
+    for piece in pieces:
+        if len(line.plain) > len(indent) and len(line.plain) + len(sep) + len(piece.plain) > width:
+            lines.append(line)
+            line = Text(indent)
+        if len(line.plain) > len(indent):
+            line.append(sep)
+        line.append_text(piece)
+    lines.append(line)
+    return lines
 
 
 def _meld_order(key: int) -> tuple[int, int]:
