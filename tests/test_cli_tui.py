@@ -327,3 +327,31 @@ def test_the_table_speaks_the_players_language() -> None:
         assert "Your hand" not in text
 
     drive(app, (80, 24), script)
+
+
+def test_a_move_typed_while_a_bot_plays_stays_on_the_line() -> None:
+    """A move typed ahead during the bots' turns (paced a second apart) was cleared and
+    lost; it stays on the line, with a word why, and Enter plays it on the person's turn.
+    In step mode Enter still moves the next bot."""
+    for step in (False, True):
+        s = new_session(seed=8)
+        app = TableApp(s, speed=30.0, step=step)  # the bots wait: the turn stays theirs
+
+        async def script(pilot: Pilot[None], s: Session = s, app: TableApp = app,
+                         step: bool = step) -> None:
+            await pilot.pause()
+            if not s.bot_to_act():
+                await typed(pilot, "s")
+                d = next(a for a in s.view.legal_actions if isinstance(a, Discard))
+                await typed(pilot, d.text())
+            assert s.bot_to_act()
+            moved = len(s.match.record.actions)
+            await typed(pilot, "s")
+            assert app.query_one("#prompt").value == "s"  # type: ignore[attr-defined]
+            if step:
+                assert len(s.match.record.actions) == moved + 1
+            else:
+                assert len(s.match.record.actions) == moved
+                assert "Not your turn yet" in "\n".join(screen_text(app))
+
+        drive(app, (80, 24), script)

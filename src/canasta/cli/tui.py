@@ -288,7 +288,11 @@ class TableApp(App[None]):
             self.action_pile()
             return
         if not s.human_to_act() and low not in ("why",):
-            self.say(t("play.tui.not_your_turn", s.lang), "yellow")
+            event.input.value = line  # typed ahead while a bot plays: kept, not lost
+            if self.step and s.bot_to_act():
+                self.bot_move()  # Enter still steps the bots
+            else:
+                self.say(t("play.tui.not_your_turn", s.lang), "yellow")
             return
         self.say(Text("> " + line, style="dim"))
         reply = s.submit(line)
