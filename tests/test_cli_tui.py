@@ -87,7 +87,7 @@ def test_the_table_fits_80x24_and_redraws_in_place() -> None:
         first = shot(app, "table-draw")
         assert len(first) == 24 and all(len(line) <= 80 for line in first)
         text = "\n".join(first)
-        assert first[0].startswith("Hand 1 · international to 5000")
+        assert first[0].startswith("Hand 1 · International Canasta to 5000")
         assert "Stock" in first[0] and "Pile" in first[1]
         assert "Your hand (11, by rank)" in text
         assert "Your turn: draw from the stock (s) or take the pile (t)." in text \
@@ -316,15 +316,22 @@ def test_f4_shows_hints_from_the_expert() -> None:
 
 
 def test_the_table_speaks_the_players_language() -> None:
-    s = new_session(seed=13, lang="it")
-    app = TableApp(s, speed=0)
+    """Seat names, the variant, the menu's words and the footer's keys too (they were
+    English on an Italian table)."""
+    match = Match(load_preset("international"), 4, seed=13)
+    s = Session(match, render.seat_names(4, lang="it"), ["", "greedy", "greedy", "greedy"],
+                lang="it")
+    app = TableApp.in_language("it")(s, speed=0)
 
     async def script(pilot: Pilot[None]) -> None:
         await until_human(pilot, s)
         text = "\n".join(shot(app, "table-it"))
-        assert text.startswith("Mano 1") and "Tallone" in text and "Pozzo" in text
+        assert text.startswith("Mano 1 · Canasta internazionale") and "Tallone" in text
         assert "La tua mano (11, per valore)" in text and "Tocca a te" in text
-        assert "Your hand" not in text
+        assert "Tu & Nord" in text and "Ovest" in text and "s (pesca)" in text
+        assert "Aiuto" in text and "Esci" in text and "Suggerimento" in text
+        for english in ("Your hand", "North", "West", "(draw)", "Help", "Quit"):
+            assert english not in text
 
     drive(app, (80, 24), script)
 

@@ -44,6 +44,7 @@ from canasta.core.cards import (
 )
 from canasta.core.melds import meld_key
 from canasta.core.state import View
+from canasta.i18n import t
 
 __all__ = ["MoveError", "Resolved", "grouped_menu", "resolve", "short_text", "suggestions"]
 
@@ -217,8 +218,9 @@ def _ordered(actions: Sequence[Action]) -> list[Action]:
 
 
 #: What the one-letter moves of the menu's first line do.
-TURN_WORDS = {"s": "draw", "t": "take the pile", "a": "ask partner", "r": "retract",
-              "e": "end the hand", "y": "yes", "n": "no"}
+#: What each one-letter move does (catalogue keys ``play.menu.*``), for the menu's first line.
+TURN_WORDS = {"s": "draw", "t": "take", "a": "ask", "r": "retract", "e": "end", "y": "yes",
+              "n": "no"}
 
 
 @dataclass(frozen=True)
@@ -232,18 +234,23 @@ class MenuLine:
     kind: str
 
 
-def grouped_menu(view: View) -> list[MenuLine]:
+def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
     """The legal moves in few lines: draws and takes together, one line per rank of a new
-    meld, one per meld to lay off on, one for the discards (each card once)."""
+    meld, one per meld to lay off on, one for the discards (each card once); the labels in
+    ``lang``, the moves as they are typed."""
+
+    def word(letter: str) -> str:
+        return t(f"play.menu.{TURN_WORDS[letter]}", lang)
+
     legal = view.legal_actions
     own = view.melds[view.team]
     lines: list[MenuLine] = []
-    first = [f"{short_text(a)} ({TURN_WORDS[short_text(a)[0]]})" for a in legal
+    first = [f"{short_text(a)} ({word(short_text(a)[0])})" for a in legal
              if isinstance(a, (Draw, EndHand, AskPartner, Retract, Answer))]
     takes = [short_text(a) for a in legal if isinstance(a, TakePile)]
     if takes:  # the meaning once, then each way of taking it
         first.insert(1 if Draw() in legal else 0,
-                     f"{TURN_WORDS['t']}: " + " · ".join(takes))
+                     f"{word('t')}: " + " · ".join(takes))
     if first:
         lines.append(MenuLine("", tuple(first), "turn"))
     melds: dict[int, list[Meld]] = {}
@@ -260,12 +267,13 @@ def grouped_menu(view: View) -> list[MenuLine]:
     for key in sorted(melds, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[1:])
                       for a in sorted(melds[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(f"meld {rank_text(key)}:", moves, "meld"))
+        lines.append(MenuLine(t("play.menu.meld", lang, rank=rank_text(key)), moves, "meld"))
     for key in sorted(offs, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[2:])
                       for a in sorted(offs[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(f"on {rank_text(key)}:", moves, "lay-off"))
+        lines.append(MenuLine(t("play.menu.on", lang, rank=rank_text(key)), moves, "lay-off"))
     discards = sorted({a.card for a in legal if isinstance(a, Discard)}, key=sort_key)
     if discards:
-        lines.append(MenuLine("discard:", tuple(card_text(c) for c in discards), "discard"))
+        lines.append(MenuLine(t("play.menu.discard", lang), tuple(card_text(c) for c in discards),
+                              "discard"))
     return lines

@@ -192,7 +192,7 @@ class Game:
 
     def show_menu(self) -> None:
         """The legal moves grouped: draws and takes, one line per meld rank, the discards."""
-        for line in moves.grouped_menu(self.session.view):
+        for line in moves.grouped_menu(self.session.view, self.session.lang):
             label = Text(f"  {line.label} " if line.label else "  ", style="cyan")
             label.append("  ·  ".join(line.moves) if line.kind != "discard"
                          else " ".join(line.moves))
@@ -313,7 +313,7 @@ class Options:
     bots: str | None = None
     save: Path | None = None
     resume: Path | None = None
-    name: str = "You"
+    name: str | None = None
     start_from: str | None = None
     lang: str = "en"
     force: bool = False
@@ -356,7 +356,7 @@ def setup(opts: Options, console: Console) -> Session:
         if opts.start_from is not None:
             match, offset = _from_position(opts)
             kinds = ["", *_bot_list(opts.bots, match.players - 1)]
-            names = render.seat_names(match.players, opts.name)
+            names = render.seat_names(match.players, opts.name, resolve_lang(opts.lang))
             console.print(f"Starting from {opts.start_from}: hand {offset + len(match.hands)} "
                           f"in progress, {len(match.state.actions)} actions played.")
         elif opts.resume is not None:
@@ -387,7 +387,7 @@ def setup(opts: Options, console: Console) -> Session:
                                  f"not {opts.players}")
             kinds = ["", *_bot_list(opts.bots, opts.players - 1)]
             match = Match(rules, opts.players, seed=opts.seed)
-            names = render.seat_names(opts.players, opts.name)
+            names = render.seat_names(opts.players, opts.name, resolve_lang(opts.lang))
     except (RulesError, RecordError, FormatError, ValueError) as exc:
         raise SetupError(str(exc)) from None
     if save is not None and save != opts.resume and save.exists() and not opts.force:
@@ -410,7 +410,7 @@ def greeting(session: Session) -> list[str]:
 
 
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
-          bots: str | None, save: Path | None, resume: Path | None, name: str,
+          bots: str | None, save: Path | None, resume: Path | None, name: str | None,
           console: Console, read: Reader, start_from: str | None = None,
           lang: str = "en", force: bool = False, allow_undo: bool = False) -> int:
     """Set up and play a game in plain line mode; returns the exit code (2 for a bad
@@ -463,7 +463,8 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[Path | None, typer.Option(
             help="Continue a saved match (saving to the same file unless --save is given; "
                  "--variant, --rule, --players and --seed are then ignored).")] = None,
-        name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+        name: Annotated[str | None, typer.Option(
+            help="Your name at the table (default: You, in the --lang language).")] = None,
         start_from: Annotated[str | None, typer.Option(
             "--from", metavar="POSITION",
             help="Start from a saved position file or a record's current position "

@@ -34,6 +34,7 @@ from canasta.core.melds import classify_meld
 from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, View
 from canasta.i18n import describe_event
+from canasta.i18n import t as text_of
 
 __all__ = [
     "action_label", "card_label", "cards_label", "hand_label", "legal_moves",
@@ -41,19 +42,27 @@ __all__ = [
     "totals_table",
 ]
 
-_SEAT_NAMES = {
-    1: ["You"],
-    2: ["You", "North"],
-    3: ["You", "West", "East"],
-    4: ["You", "West", "North", "East"],
-    6: ["You", "Seat 1", "Seat 2", "Seat 3", "Seat 4", "Seat 5"],
+#: The seats' names in playing order, by player count (catalogue keys ``play.seat.*``); other
+#: counts are "You" and "Seat N".
+_SEAT_KEYS = {
+    1: ["you"],
+    2: ["you", "north"],
+    3: ["you", "west", "east"],
+    4: ["you", "west", "north", "east"],
 }
 
 
-def seat_names(players: int, human: str = "You") -> list[str]:
-    """Display names of the seats in playing order; seat 0 is the person."""
-    names = list(_SEAT_NAMES.get(players, [f"Seat {i}" for i in range(players)]))
-    names[0] = human
+def seat_names(players: int, human: str | None = None, lang: str = "en") -> list[str]:
+    """Display names of the seats in playing order, in ``lang``; seat 0 is the person, named
+    ``human`` where given."""
+    keys = _SEAT_KEYS.get(players)
+    if keys:
+        names = [text_of(f"play.seat.{k}", lang) for k in keys]
+    else:
+        names = [text_of("play.seat.you", lang)] + [text_of("ui.seat_n", lang, n=i)
+                                                     for i in range(1, players)]
+    if human:
+        names[0] = human
     return names
 
 

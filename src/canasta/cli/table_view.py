@@ -20,7 +20,7 @@ from canasta.core.actions import LayOff, Meld
 from canasta.core.cards import JOKER, POINTS, rank_of, rank_text, sort_key
 from canasta.core.melds import classify_meld
 from canasta.core.state import View
-from canasta.i18n import t
+from canasta.i18n import t, variant_name
 
 __all__ = ["help_table", "hand_text", "melds_text", "menu_text", "pile_text", "result_text",
            "seats_text", "title_text"]
@@ -32,7 +32,7 @@ def title_text(session: Session, width: int = 80) -> Text:
     out = Text()
     lang = session.lang
     out.append(t("ui.hand_n", lang, n=session.hand_number), style="bold")
-    out.append(f" · {match.rules.name.replace('_', ' ')} "
+    out.append(f" · {variant_name(match.rules.name, lang)} "
                f"{t('play.tui.to', lang, target=match.rules.target(match.players))} │ ")
     names = session.team_names
     stock = " │ " + t("play.tui.stock", lang, n=view.stock_size)
@@ -176,9 +176,9 @@ def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) ->
     return out
 
 
-def menu_text(view: View, width: int = 78, max_lines: int = 5) -> Text:
+def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en") -> Text:
     """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``."""
-    lines = moves.grouped_menu(view)
+    lines = moves.grouped_menu(view, lang)
     out = Text()
     shown = lines if len(lines) <= max_lines else lines[:max_lines - 1]
     for i, line in enumerate(shown):

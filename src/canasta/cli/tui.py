@@ -116,14 +116,12 @@ class TableApp(App[None]):
     #messages { height: 3; scrollbar-size: 0 0; }
     #prompt { height: 1; border: none; padding: 0 1; background: $boost; }
     """
+    #: The footer's keys: (key, action, catalogue key ``play.key.*`` of its label).
+    KEYS = [("f1", "help", "help"), ("f2", "sort", "sort"), ("f3", "colours", "colours"),
+            ("f4", "hint", "hint"), ("f5", "log", "log"), ("f6", "pile", "pile"),
+            ("ctrl+q", "leave", "quit")]
     BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("f2", "sort", "Sort"),
-        Binding("f3", "colours", "4 colours"),
-        Binding("f4", "hint", "Hint"),
-        Binding("f5", "log", "Log"),
-        Binding("f6", "pile", "Pile"),
-        Binding("ctrl+q", "leave", "Quit"),
+        *(Binding(key, action, t(f"play.key.{label}")) for key, action, label in KEYS),
         Binding("tab", "complete", "Complete", show=False, priority=True),
     ]
 
@@ -139,6 +137,16 @@ class TableApp(App[None]):
         self.bot_scheduled = False
         self.thinking = False
         self.quit_message = ""
+
+    @classmethod
+    def in_language(cls, lang: str) -> type[TableApp]:
+        """The app whose footer labels its keys in ``lang``: a subclass with its own
+        ``BINDINGS`` (Textual's bindings are per class; a subclass's replace its base's)."""
+        if lang == "en":
+            return cls
+        bindings = [Binding(key, action, t(f"play.key.{label}", lang))
+                    for key, action, label in cls.KEYS]
+        return type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": bindings})
 
     # layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -179,7 +187,7 @@ class TableApp(App[None]):
             turn += "  " + t("play.tui.next_move", lang)
         self.query_one("#turn", Static).update(Text(turn, style="bold"))
         width = max(self.size.width - 2, 40)
-        menu = menu_text(view, width) if s.human_to_act() else Text("")
+        menu = menu_text(view, width, lang=s.lang) if s.human_to_act() else Text("")
         self.query_one("#menu", Static).update(menu)
         prompt = self.query_one("#prompt", Input)
         prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
@@ -254,7 +262,7 @@ class TableApp(App[None]):
         s.next_hand()
         self.shown = 0
         self.query_one("#messages", RichLog).clear()
-        self.say(f"Hand {s.hand_number} is dealt.", "bold")
+        self.say(t("play.tui.dealt", s.lang, n=s.hand_number), "bold")
         self.flush_log()
         self.redraw()
         self.advance()
@@ -378,7 +386,7 @@ class TableApp(App[None]):
 def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
               style: CardStyle | None = None) -> None:
     """Play ``session`` on the full-screen table until the match ends or the person quits."""
-    app = TableApp(session, speed=speed, step=step, style=style)
+    app = TableApp.in_language(session.lang)(session, speed=speed, step=step, style=style)
     app.run()
     if app.quit_message:
         print(app.quit_message)
