@@ -137,7 +137,9 @@ def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
     assert "No move number 99" in text
     # The hand was played to its end and scored, item by item.
     sheets = match.record.sheets
-    assert f"The hand ends: {match.record.end_reason.replace('_', ' ')}" in text
+    ends = {"went_out": "went out (", "stock_exhausted": "the stock is gone",
+            "last_card_red_three": "the last card of the stock was a red three"}
+    assert f"Hand 1 ends: {ends[match.record.end_reason]}" in text
     for sheet in sheets:
         assert f"Hand total {sheet.hand_total:+d}" in text
         assert f"Score after {sheet.score_after}" in text
@@ -212,8 +214,8 @@ def test_a_match_is_played_to_its_winner(tmp_path: Path) -> None:
     code, out = play(["--seed", str(SEED), "--bots", "random", "--rule", "end.target=1000",
                       "--save", str(save)], lines)
     assert code == 0
-    names = ["You & North", "West & East"]
-    assert f"{names[match.winner]} win the match!" in out
+    won = ["Your side wins the match!", "West & East win the match!"]
+    assert won[match.winner] in out
     assert f"Match after {len(match.hands)} hand" in out
     data = json.loads(save.read_text("utf-8"))
     assert data["winner"] == match.winner and data["scores"] == match.scores

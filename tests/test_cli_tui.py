@@ -193,9 +193,8 @@ def test_keys_sort_the_hand_by_suit_and_switch_to_four_colours() -> None:
     drive(app, (80, 24), script)
 
 
-def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
-    s = new_session(seed=10)
-    # Play the hand to its end through the session (the person draws and discards).
+def play_out(s: Session) -> None:
+    """Play the hand to its end through the session (the person draws and discards)."""
     while not s.state.is_over:
         if s.bot_to_act():
             s.play_bot()
@@ -206,6 +205,11 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
         else:
             s.play(next((a for a in view.legal_actions if isinstance(a, Discard)),
                         view.legal_actions[0]))
+
+
+def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
+    s = new_session(seed=10)
+    play_out(s)
     app = TableApp(s, speed=0)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -219,6 +223,28 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
         assert not isinstance(app.screen, ResultScreen)
         assert s.hand_number == 2
         assert screen_text(app)[0].startswith("Hand 2")
+
+    drive(app, (80, 24), script)
+
+
+def test_the_score_screen_speaks_the_players_language() -> None:
+    """The hand's end was English on an Italian table: how it ended, the sheet's items
+    (from their codes), the totals."""
+    match = Match(load_preset("international"), 4, seed=10)
+    s = Session(match, render.seat_names(4, lang="it"), ["", "greedy", "greedy", "greedy"],
+                lang="it")
+    play_out(s)
+    app = TableApp.in_language("it")(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
+        text = "\n".join(shot(app, "table-result-it"))
+        assert "Mano 1" in text and "Partita dopo 1 mano" in text and "Mancano" in text
+        assert text.count("Totale della mano") == len(s.match.record.sheets) == 2
+        assert "Carte calate" in text or "Carte in mano" in text
+        for english in ("Match after", "Melded cards", "Cards left", "went out", "Hand 1"):
+            assert english not in text
 
     drive(app, (80, 24), script)
 
@@ -329,7 +355,7 @@ def test_the_table_speaks_the_players_language() -> None:
         assert text.startswith("Mano 1 · Canasta internazionale") and "Tallone" in text
         assert "La tua mano (11, per valore)" in text and "Tocca a te" in text
         assert "Tu & Nord" in text and "Ovest" in text and "s (pesca)" in text
-        assert "Aiuto" in text and "Esci" in text and "Suggerimento" in text
+        assert "Aiuto" in text and "Esci" in text and "f6 Pozzo" in text
         for english in ("Your hand", "North", "West", "(draw)", "Help", "Quit"):
             assert english not in text
 

@@ -153,8 +153,7 @@ class Game:
                 s.finish_hand()
                 self.show_result()
                 if self.match.winner is not None:
-                    winner = s.team_names[self.match.winner]
-                    self.console.print(Text(f"\n{winner} win the match!", style="bold green"))
+                    self.console.print(Text("\n" + s.match_over_text(), style="bold green"))
                     return
                 self.ask("\nPress Enter to deal the next hand (or type quit): ")
                 s.next_hand()
@@ -255,11 +254,7 @@ class Game:
         self.console.print(render.table(state.view(s.human), s.names,
                                         title=f"Hand {s.hand_number} · final table",
                                         log_lines=0, lang=s.lang))
-        reason = rec.end_reason.replace("_", " ")
-        if state.went_out is not None:
-            reason += f" ({s.names[state.went_out]}"
-            reason += ", concealed)" if state.concealed else ")"
-        self.console.print(Text(f"The hand ends: {reason}.", style="bold"))
+        self.console.print(Text(s.hand_end_text(), style="bold"))
         for seat in range(self.match.players):
             if seat != s.human and state.hand_size[seat]:
                 left = Text(f"  {s.names[seat]} held: ", style="dim")
@@ -269,11 +264,11 @@ class Game:
         for sheet in rec.sheets:
             seats = [p for p in self.match.teams[sheet.team] if p != state.went_out]
             tables.append(render.score_sheet_table(
-                sheet, s.team_names[sheet.team], [s.names[p] for p in seats]))
+                sheet, s.team_names[sheet.team], [s.names[p] for p in seats], s.lang))
         self.console.print(Columns(tables, padding=(0, 2)))
         self.console.print(render.totals_table(self.match.scores, s.team_names,
                                                self.match.rules.target(self.match.players),
-                                               s.hand_number))
+                                               s.hand_number, s.lang))
 
 
 def split_bot_specs(spec: str) -> list[str]:

@@ -33,7 +33,7 @@ from canasta.core.cards import (
 from canasta.core.melds import classify_meld
 from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, View
-from canasta.i18n import describe_event
+from canasta.i18n import describe_event, score_item_text
 from canasta.i18n import t as text_of
 
 __all__ = [
@@ -323,32 +323,50 @@ def name_players(label: str, players: Sequence[str]) -> str:
                           if 0 < int(m.group(1)) <= len(players) else m.group(0), label)
 
 
+def sheet_rows(sheet: ScoreSheet, players: Sequence[str] | None = None,
+               lang: str = "en") -> list[tuple[str, int]]:
+    """A sheet's items as ``(text, points)`` in ``lang`` (from the items' codes), with
+    ``players`` naming the team's players whose cards were counted ("player 1", ...)."""
+    if len(sheet.codes) != len(sheet.items):  # a sheet without codes: its English labels
+        return [(name_players(label, players) if players else label, pts)
+                for label, pts in sheet.items]
+    rows = []
+    for (code, values), (_, pts) in zip(sheet.codes, sheet.items, strict=True):
+        n = values.get("player")
+        name = players[n - 1] if players and isinstance(n, int) and 0 < n <= len(players) \
+            else None
+        rows.append((score_item_text(code, dict(values), lang, name), pts))
+    return rows
+
+
 def score_sheet_table(sheet: ScoreSheet, title: str,
-                      players: Sequence[str] | None = None) -> Table:
-    """One team's itemized sheet for one hand; ``players`` names the team's players whose
-    cards were counted (the sheet's ``player 1``, ``player 2`` ...)."""
+                      players: Sequence[str] | None = None, lang: str = "en") -> Table:
+    """One team's itemized sheet for one hand, in ``lang``; ``players`` names the team's
+    players whose cards were counted (the sheet's ``player 1``, ``player 2`` ...)."""
     tab = Table(title=title, title_justify="left", min_width=30)
-    tab.add_column("Item")
-    tab.add_column("Points", justify="right")
-    for label, pts in sheet.items:
-        if players:
-            label = name_players(label, players)
+    tab.add_column(text_of("cli.score.item", lang))
+    tab.add_column(text_of("cli.score.points", lang), justify="right")
+    for label, pts in sheet_rows(sheet, players, lang):
         tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
     tab.add_section()
-    tab.add_row(Text("Hand total", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
-    tab.add_row(Text("Score before", style="dim"), Text(str(sheet.score_before), style="dim"))
-    tab.add_row(Text("Score after", style="bold"), Text(str(sheet.score_after), style="bold"))
+    tab.add_row(Text(text_of("ui.total", lang), style="bold"),
+                Text(f"{sheet.hand_total:+d}", style="bold"))
+    tab.add_row(Text(text_of("play.result.score_before", lang), style="dim"),
+                Text(str(sheet.score_before), style="dim"))
+    tab.add_row(Text(text_of("play.result.score_after", lang), style="bold"),
+                Text(str(sheet.score_after), style="bold"))
     return tab
 
 
 def totals_table(scores: Sequence[int], teams: Sequence[str], target: int,
-                 hands: int) -> Table:
-    """The match totals after ``hands`` hands."""
-    tab = Table(title=f"Match after {hands} hand{'s' if hands != 1 else ''} "
-                      f"(target {target})", title_justify="left", min_width=44)
-    tab.add_column("Team")
-    tab.add_column("Score", justify="right")
-    tab.add_column("To go", justify="right")
+                 hands: int, lang: str = "en") -> Table:
+    """The match totals after ``hands`` hands, in ``lang``."""
+    key = "play.result.match.one" if hands == 1 else "play.result.match"
+    tab = Table(title=text_of(key, lang, n=hands, target=target), title_justify="left",
+                min_width=44)
+    tab.add_column(text_of("cli.score.team", lang))
+    tab.add_column(text_of("play.result.score", lang), justify="right")
+    tab.add_column(text_of("play.result.to_go", lang), justify="right")
     for name, score in zip(teams, scores, strict=True):
         tab.add_row(name, str(score), str(max(target - score, 0)))
     return tab

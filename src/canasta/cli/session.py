@@ -120,6 +120,27 @@ class Session:
         return describe_event(event, self.human, self.lang, self.names, self.team_names,
                               self.match.teams)
 
+    def hand_end_text(self) -> str:
+        """How the hand ended, in the player's words: "Hand 2 ends: went out (East)."."""
+        state = self.state
+        if state.went_out is not None:
+            reason = t("play.result.went_out_concealed" if state.concealed
+                       else "play.result.went_out", self.lang, name=self.names[state.went_out])
+        else:
+            reason = t(f"play.result.{state.end_reason}", self.lang)
+        return t("play.tui.hand_ends", self.lang, n=self.hand_number, reason=reason)
+
+    def match_over_text(self) -> str:
+        """Who won the match, the verb agreeing with the side ("Your side wins", "West &
+        East win"); "" while the match goes on."""
+        team = self.match.winner
+        if team is None:
+            return ""
+        seats = self.match.teams[team]
+        key = ("ui.match_over.yours" if self.human in seats
+               else "ui.match_over.plural" if len(seats) > 1 else "ui.match_over")
+        return t(key, self.lang, team=self.team_names[team])
+
     @property
     def hand_number(self) -> int:
         return self.hand_offset + len(self.match.hands)

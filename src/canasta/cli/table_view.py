@@ -240,12 +240,8 @@ def result_text(session: Session) -> RenderableType:
     """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
     match, state = session.match, session.state
     rec = match.record
-    reason = rec.end_reason.replace("_", " ")
-    if state.went_out is not None:
-        reason += f" ({session.names[state.went_out]}{', concealed' if state.concealed else ''})"
-    parts: list[RenderableType] = [Text(t("play.tui.hand_ends", session.lang,
-                                          n=session.hand_number, reason=reason),
-                                        style="bold")]
+    lang = session.lang
+    parts: list[RenderableType] = [Text(session.hand_end_text(), style="bold")]
     sheets = Table.grid(padding=(0, 3))
     row = []
     for sheet in rec.sheets:
@@ -254,20 +250,20 @@ def result_text(session: Session) -> RenderableType:
         tab.add_column(justify="right")
         tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
         counted = [session.names[p] for p in match.teams[sheet.team] if p != state.went_out]
-        for label, pts in sheet.items:
-            tab.add_row(render.name_players(label, counted),
-                        Text(f"{pts:+d}", style="red" if pts < 0 else ""))
-        tab.add_row(Text("Hand", style="bold"), Text(f"{sheet.hand_total:+d}", style="bold"))
+        for label, pts in render.sheet_rows(sheet, counted, lang):
+            tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
+        tab.add_row(Text(t("ui.total", lang), style="bold"),
+                    Text(f"{sheet.hand_total:+d}", style="bold"))
         row.append(tab)
     for _ in row:
         sheets.add_column()
     sheets.add_row(*row)
     parts.append(sheets)
     parts.append(render.totals_table(match.scores, session.team_names,
-                                     match.rules.target(match.players), session.hand_number))
+                                     match.rules.target(match.players), session.hand_number,
+                                     lang))
     if match.winner is not None:
-        parts.append(Text(t("ui.match_over", session.lang,
-                            team=session.team_names[match.winner]) + " (q)",
+        parts.append(Text(session.match_over_text() + " (q)",
                           style="bold green"))
     else:
         parts.append(Text(t("play.tui.enter_next", session.lang), style="dim"))
