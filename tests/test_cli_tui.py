@@ -388,3 +388,21 @@ def test_a_move_typed_while_a_bot_plays_stays_on_the_line() -> None:
                 assert "Not your turn yet" in "\n".join(screen_text(app))
 
         drive(app, (80, 24), script)
+
+
+def test_help_speaks_the_players_language() -> None:
+    """F1 was English on every table; it comes from the catalogues (play.help.*)."""
+    match = Match(load_preset("brazilian"), 4, seed=11)
+    s = Session(match, render.seat_names(4, lang="pt"), ["", "greedy", "greedy", "greedy"],
+                lang="pt")
+    app = TableApp.in_language("pt")(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("f1")
+        await pilot.pause()
+        text = "\n".join(screen_text(app))
+        assert "m 9 9 JK" in text and "comprar do monte" in text and "pegar o lixo" in text
+        assert "Digite uma jogada" in text and "draw from the stock" not in text
+
+    drive(app, (80, 24), script)

@@ -198,41 +198,29 @@ def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en")
     return out
 
 
+#: The help's two columns: what is typed, and the catalogue key (``play.help.*``) of what it does.
 HELP_MOVES = (
-    ("s", "draw from the stock"),
-    ("t  t 7 7", "take the pile (two 7s)"),
-    ("m 9 9 JK", "meld (9 = any nine)"),
-    ("l 9 9h", "lay off on your 9s"),
-    ("d Kc", "discard (last card: out)"),
-    ("a  y  n", "ask partner; answer"),
-    ("r", "retract a short opening"),
-    ("e", "end the hand (no stock)"),
+    ("s", "s"), ("t  t 7 7", "t"), ("m 9 9 JK", "m"), ("l 9 9h", "l"), ("d Kc", "d"),
+    ("a  y  n", "a"), ("r", "r"), ("e", "e"),
 )
 HELP_COMMANDS = (
-    ("hint", "suggested moves (F4)"),
-    ("undo", "undo this turn's melds"),
-    ("why", "the rule's own words"),
-    ("pile", "the pile, what it needs (F6)"),
-    ("log", "the hand so far (F5)"),
-    ("sort", "rank or suit (F2)"),
-    ("F3", "four colours"),
-    ("quit", "save, leave (Ctrl+Q)"),
+    ("hint", "hint"), ("undo", "undo"), ("why", "why"), ("pile", "pile"), ("log", "log"),
+    ("sort", "sort"), ("F3", "colours"), ("quit", "quit"),
 )
 
 
-def help_table() -> RenderableType:
-    """The moves and commands in two columns (fits 80×24)."""
+def help_table(lang: str = "en") -> RenderableType:
+    """The moves and commands in two columns (fits 80×24), in ``lang``."""
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(no_wrap=True, width=8)
     grid.add_column(ratio=1)
     grid.add_column(no_wrap=True, width=4)
     grid.add_column(ratio=1)
-    for (m, mw), (c, cw) in zip(HELP_MOVES, HELP_COMMANDS, strict=True):
-        grid.add_row(Text(m, style="bold cyan"), mw, Text(c, style="bold cyan"), cw)
-    head = Text("Type a move (→ completes it) or a command; undo needs --undo.", style="bold")
-    notes = Text("Cards: A K Q J 10 … 2 (T = 10) and a suit s h d c; JK is a joker. Keys: F1 "
-                 "help · F2 sort · F3 four colours · F4 hint · F5 log · F6 pile · Ctrl+Q quit.",
-                 style="dim")
+    for (m, mk), (c, ck) in zip(HELP_MOVES, HELP_COMMANDS, strict=True):
+        grid.add_row(Text(m, style="bold cyan"), t(f"play.help.{mk}", lang),
+                     Text(c, style="bold cyan"), t(f"play.help.{ck}", lang))
+    head = Text(t("play.help.head", lang), style="bold")
+    notes = Text(t("play.help.notes", lang), style="dim")
     return Group(head, grid, notes)
 
 

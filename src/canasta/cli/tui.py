@@ -315,7 +315,7 @@ class TableApp(App[None]):
 
     # keys ------------------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen(help_table()))
+        self.push_screen(TextScreen(help_table(self.session.lang)))
 
     def action_complete(self) -> None:
         """Tab (like →) takes the move the input line suggests."""
