@@ -248,7 +248,7 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
         points += sum(POINTS[c] for seq in seqs for c in seq)
         concealed = s.is_concealed(s.actor) and g.concealed_waives_minimum
         opening_ok = points >= need or concealed
-        if not opening_ok and not r.opening.canasta_always_opens:
+        if not (opening_ok or r.opening.canasta_always_opens or r.opening.wild_meld_opens):
             return
     for t in targets:
         if t is black_target:
@@ -316,7 +316,11 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
         if g.natural_canastas_required and natural < g.natural_canastas_required:
             return False
         if not opened and not opening_ok:
-            return canastas > 0  # opening.canasta_always_opens
+            if r.opening.canasta_always_opens and canastas > 0:
+                return True
+            # opening.wild_meld_opens: the wild meld (targets[0]) reaches a meld's size.
+            return (r.opening.wild_meld_opens and wild_target is not None
+                    and wild_target.before + ks[0] >= mr.min_cards)
         return True
 
     def walk(i: int, left: int) -> Iterator[list[int]]:

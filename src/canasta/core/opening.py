@@ -43,7 +43,8 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
     Every natural of a rank that has a meld, or enough naturals for one, is laid; ranks short
     of a meld are completed with wild cards, best first; the best remaining wild cards fill
     the room the melds leave (all of it with wild melds). Returns :data:`UNLIMITED` when a
-    canasta (``opening.canasta_always_opens``) can be made, or with ``melds.real_canasta``.
+    canasta (``opening.canasta_always_opens``) or a wild meld (``opening.wild_meld_opens``) can
+    be made, or with ``melds.real_canasta``.
     Units: card points (``cards.POINTS``).
     """
     mr = rules.melds
@@ -76,6 +77,10 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
             spare -= k
             total += pts
             shapes.append((n, 0, n))
+    if rules.opening.wild_meld_opens and mr.wild_melds:
+        wm0 = melds.get(WILD_RANK)
+        if (len(wm0) if wm0 else 0) + len(wild_pts) >= mr.min_cards:
+            return UNLIMITED  # S004: a wild meld opens whatever the points
     room = sum(_cap(rules, n, w) for n, w, _ in shapes)
     if mr.wild_melds:
         room = len(wild_pts)
