@@ -442,6 +442,17 @@ def test_wild_card_meld_opens_without_the_points(score: int) -> None:
     assert off.opened[1] == (score < 0)
 
 
+def test_wild_card_meld_does_not_open_where_only_a_canasta_opens() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "canasta – peste 5000 de puncte, dar se agreaza": where
+    only a canasta opens, "nu exista punctajul" is not the question, so three deuces do not
+    open (reading: the wild meld stands in for missing points only)."""
+    s = start({1: "2s 2h 2c 9s 9h 9d 7c 6c 5c Qs Qh"}, "4c Qd Jd 10d 8d 7d",
+              scores=[0, 6000], options={"canasta_opening_over_5000": "true"})
+    draw_discard(s, 4)
+    apply_all(s, "draw", "meld 2s 2h 2c")
+    assert not s.opened[1] and s.provisional
+
+
 def test_pile_taken_for_an_opening_completed_by_a_wild_meld() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "aceasta se poate efectua si cu formatie de valori", with
     "Pentru etalare trebuie sa existe punctajul minim ... plus alte 2 carti naturale ... care sa

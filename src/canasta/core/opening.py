@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from canasta.core.cards import JOKER, POINTS, WILD_RANK
 from canasta.core.melds import DEUCES, IS_WILD
-from canasta.core.rules import Rules
+from canasta.core.rules import CANASTA_ONLY, Rules
 
 #: What :func:`reach` returns when another rule opens whatever the points (a canasta with
 #: ``opening.canasta_always_opens``, a sequence canasta with ``melds.real_canasta``).
@@ -77,7 +77,7 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
             spare -= k
             total += pts
             shapes.append((n, 0, n))
-    if rules.opening.wild_meld_opens and mr.wild_melds:
+    if rules.opening.wild_meld_opens and mr.wild_melds and need < CANASTA_ONLY:
         wm0 = melds.get(WILD_RANK)
         if (len(wm0) if wm0 else 0) + len(wild_pts) >= mr.min_cards:
             return UNLIMITED  # S004: a wild meld opens whatever the points

@@ -32,6 +32,7 @@ from canasta.core.events import (
     UpcardTurned,
 )
 from canasta.core.melds import BLACK3, IS_WILD, RANK, RED3
+from canasta.core.rules import CANASTA_ONLY
 
 
 # -- the deal ------------------------------------------------------------------------------
@@ -335,7 +336,9 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
         # punti si richiedono solo combinazioni con carte naturali").
         return
     # S004 "se poate efectua si cu formatie de valori": a wild meld opens without the points.
-    wild = s.melds[team].get(WILD_RANK) if r.opening.wild_meld_opens else None
+    # Where only a canasta opens (CANASTA_ONLY) points are not the question: no wild meld.
+    wild = (s.melds[team].get(WILD_RANK)
+            if r.opening.wild_meld_opens and s.opening_minimum(team) < CANASTA_ONLY else None)
     has_wild = wild is not None and len(wild) >= r.melds.min_cards
     if s.opening_points >= s.opening_minimum(team) or has_canasta or has_wild:
         s.opened[team] = True
