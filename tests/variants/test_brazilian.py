@@ -331,6 +331,19 @@ def test_canastra_real_takes_no_more_cards() -> None:
     assert not s.can(LayOff(key, (parse_card("7s"),)))
 
 
+@pytest.mark.parametrize(("count", "total"), [(3, 300), (4, 800), (5, 1000), (6, 1200)])
+def test_red_threes_of_the_three_pack_game_never_score_less_for_more(count: int,
+                                                                     total: int) -> None:
+    """Seed 003_6aef22ca5c65dc7b.txt: "tutti e quattro i 3 rossi insieme: 800 punti totali,
+    bonus quadruplo"; six players use three packs ("Bolivia ... 3 mazzi"), six red threes, for
+    which the seed gives no total: five and six follow seed 000_1cc8abd4e271b725.txt
+    ("quattro, cinque o sei segnerà rispettivamente 800, 1000 e 1200"); five scored 500 before,
+    less than four."""
+    sheet = score_hand([TeamHand(melds=(tuple(cards("9s 9h 9d")),), red_threes=count)],
+                       RULES)[0]
+    assert dict(sheet.items)[f"Red threes ({count})"] == total
+
+
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_other_player_counts(players: int) -> None:
     """Seed 003_6aef22ca5c65dc7b.txt: "Esistono varianti per due o tre giocatori, ma la versione
