@@ -466,6 +466,22 @@ def test_pile_taken_for_an_opening_completed_by_a_wild_meld() -> None:
     assert s.opened[1] and len(s.melds[1][9]) == 3
 
 
+def test_pile_not_taken_counting_a_lone_wild_card() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "Pentru etalare trebuie sa existe punctajul minim de
+    etalare ... plus alte 2 carti naturale sau una naturala si o valoare" and "O terta e formata
+    din minim 3 carti": taking the king with three deuces leaves a joker that no meld can hold,
+    so the 15 cannot be made and the take is refused (it was allowed, the joker counted as if a
+    wild meld could take it, and left only `retract`); taking it with one deuce keeps three
+    wild cards, a meld of them opens ("se poate efectua si cu formatie de valori")."""
+    s = start({0: "Kh", 1: "Kc 2h 2d 2c JK Ac Qd Jh 10c 8h 7c"}, "4c Qs Jd 10d 8d",
+              scores=[0, -100])
+    draw_discard(s, 3)
+    apply_all(s, "draw", "discard Kh")
+    assert rule_of(s, "take-pile Kc 2h 2d 2c") == "opening.minimums"
+    apply_all(s, "take-pile Kc 2h", "meld 2d 2c JK")
+    assert s.opened[1]
+
+
 def test_meld_two_naturals_at_most_three_wilds() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "O terta e formata din minim 3 carti de acelasi rang,
     avand minim 2 piese naturale si maxim 3 valori. 3-arii nu se pot folosi in terte"."""

@@ -35,11 +35,12 @@ def _cap(rules: Rules, naturals: int, wilds: int) -> int:
 
 
 def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]], base: int,
-          need: int) -> int:
+          need: int, band: int = -1) -> int:
     """The most opening points a player holding ``hand`` (counts per card code) can count this
     turn, starting from ``base`` points already counted, on top of the side's provisional
-    ``melds`` (meld key -> cards); ``need`` is the side's minimum (natural cards only when it
-    is in ``opening.naturals_only_at``).
+    ``melds`` (meld key -> cards); ``need`` is the side's minimum and ``band`` the minimum of its
+    score band without the retract penalties (``Rules.opening_minimum``; -1: ``need``), natural
+    cards only when ``band`` is in ``opening.naturals_only_at``, as legality has it.
 
     Every natural of a rank that has a meld, or enough naturals for one, is laid; ranks short
     of a meld are completed with wild cards, best first; the best remaining wild cards fill
@@ -53,7 +54,8 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
     runs = run_suits(hand, mr.canasta_size) if mr.real_canasta else ()
     if runs and rules.opening.canasta_always_opens:
         return UNLIMITED
-    wilds_ok = need not in rules.opening.naturals_only_at
+    # The band, not need: a short opening taken back (+10) leaves the 50 band natural-only.
+    wilds_ok = (need if band < 0 else band) not in rules.opening.naturals_only_at
     wild_pts = sorted((POINTS[c] for c in (JOKER, *DEUCES) for _ in range(hand[c])),
                       reverse=True) if wilds_ok else []
     total = base
@@ -93,7 +95,9 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
         if (len(wm0) if wm0 else 0) + len(wild_pts) >= mr.min_cards:
             return UNLIMITED  # S004: a wild meld opens whatever the points
     room = sum(_cap(rules, n, w) for n, w, _ in shapes)
-    if mr.wild_melds:
+    wm1 = melds.get(WILD_RANK)
+    if mr.wild_melds and (wm1 or len(wild_pts) >= mr.min_cards):
+        # Every wild card may go to the wild meld: one exists or the hand can start one.
         room = len(wild_pts)
     if rules.opening.canasta_always_opens:
         size = mr.canasta_size
