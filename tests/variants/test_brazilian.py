@@ -322,6 +322,20 @@ def test_canastra_real_is_seven_in_a_run_of_one_suit(run: str, ok: bool) -> None
     assert (f"meld {run}" in legal_texts(s)) is ok
 
 
+def test_canastra_real_pile_taken_only_when_the_opening_can_be_made() -> None:
+    """Seed 003_6aef22ca5c65dc7b.txt: the pile is taken "a condizione che tu possa
+    immediatamente giocare in combinazione la carta in cima", and the first meld "deve
+    raggiungere un minimo"; a Canastra Real ("una sequenza naturale di sette carte") counts its
+    card points there. With the option on, a side whose hand holds no run took the pile it
+    could not open with (it could only retract); one with a run in hand still may."""
+    rules = {"canastra_real": "true"}
+    s = start({1: "5s 2c 4h 6d 7s 8c 9h 10d Jc Qh Kd"}, "5d", options=rules)
+    assert not any(t.startswith("take-pile") for t in legal_texts(s))
+    s = start({1: f"5s 2c {RUN} 4c 6d"}, "5d", options=rules)
+    apply_all(s, "take-pile 5s 2c", f"meld {RUN}")
+    assert s.opened[1] and len(s.pile) == 0
+
+
 def test_canastra_real_takes_no_more_cards() -> None:
     """Seed 003_6aef22ca5c65dc7b.txt: a Canastra Real is "una sequenza naturale di sette carte";
     the seed adds nothing to it, so it is closed (docs/rules.md)."""
@@ -329,6 +343,19 @@ def test_canastra_real_takes_no_more_cards() -> None:
     apply_all(s, "draw", f"meld {RUN}")
     key = next(k for k in s.melds[1] if k >= 100)
     assert not s.can(LayOff(key, (parse_card("7s"),)))
+
+
+@pytest.mark.parametrize(("count", "total"), [(3, 300), (4, 800), (5, 1000), (6, 1200)])
+def test_red_threes_of_the_three_pack_game_never_score_less_for_more(count: int,
+                                                                     total: int) -> None:
+    """Seed 003_6aef22ca5c65dc7b.txt: "tutti e quattro i 3 rossi insieme: 800 punti totali,
+    bonus quadruplo"; six players use three packs ("Bolivia ... 3 mazzi"), six red threes, for
+    which the seed gives no total: five and six follow seed 000_1cc8abd4e271b725.txt
+    ("quattro, cinque o sei segnerà rispettivamente 800, 1000 e 1200"); five scored 500 before,
+    less than four."""
+    sheet = score_hand([TeamHand(melds=(tuple(cards("9s 9h 9d")),), red_threes=count)],
+                       RULES)[0]
+    assert dict(sheet.items)[f"Red threes ({count})"] == total
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])

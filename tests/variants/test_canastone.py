@@ -503,6 +503,20 @@ def test_retracted_opening_raises_the_minimum_by_ten() -> None:
     assert s.hand_size[1] == 17 and s.opening_minimum(1) == 60
 
 
+def test_raised_minimum_keeps_the_fifty_band_natural_for_taking_the_pile() -> None:
+    """Seed 000_1cc8abd4e271b725.txt: "il punteggio richiesto per l'apertura aumenta di 10 punti"
+    and "Per la discesa a 50 punti si richiedono solo combinazioni con carte naturali": after a
+    retract the side needs 60 but is still in the 50 band, so its wild cards do not count and
+    it may not take a pile it cannot open with ("non può impossessarsene"). The take was legal
+    (the wild cards were counted toward the 60) and left only `retract`."""
+    s = start({0: "9c", 1: "9s 9h 9d JK 2c 2d Kc Qd 7h 6s 5h 4h 8c 10c Js"},
+              "Ad Kh Qs Jd 10s 8d 7d 6h")
+    apply_all(s, "draw", "meld 9s 9h 9d", "retract", "discard Js")
+    apply_all(s, "draw", "discard Qs", "draw", "discard 10s", "draw", "discard 9c")
+    assert s.current == 1 and s.opening_minimum(1) == 60
+    assert rule_of(s, "take-pile 9s 9h") == "opening.minimums"
+
+
 def test_red_three_sign_by_pure_and_impure_canastas() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "alla chiusura il punteggio viene attribuito
     positivamente se la coppia che li possiede ha esposto almeno una canasta pura ed una

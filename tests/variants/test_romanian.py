@@ -424,6 +424,64 @@ def test_wild_card_meld_may_open() -> None:
     assert s.opened[1] and 0 in s.melds[1]
 
 
+@pytest.mark.parametrize("score", [1500, 3000, -50])
+def test_wild_card_meld_opens_without_the_points(score: int) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "In cazul in care nu exista punctajul pentru etalare,
+    aceasta se poate efectua si cu formatie de valori": three deuces (60 points) open at 90 and
+    120 too; a natural meld of the same points does not."""
+    s = start({1: "2s 2h 2c 9s 9h 9d 7c 6c 5c Qs Qh"}, "4c Qd Jd 10d 8d 7d",
+              scores=[0, score])
+    draw_discard(s, 4)
+    apply_all(s, "draw", "meld 2s 2h 2c")
+    assert s.opened[1] and not s.provisional and len(s.melds[1][0]) == 3
+    off = start({1: "2s 2h 2c 9s 9h 9d 7c 6c 5c Qs Qh"}, "4c Qd Jd 10d 8d 7d",
+                scores=[0, score], options={"opening.wild_meld_opens": "false"})
+    draw_discard(off, 4)
+    apply_all(off, "draw", "meld 2s 2h 2c")
+    # Without the rule only the points open: 60 reach the 15 of a negative score alone.
+    assert off.opened[1] == (score < 0)
+
+
+def test_wild_card_meld_does_not_open_where_only_a_canasta_opens() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "canasta – peste 5000 de puncte, dar se agreaza": where
+    only a canasta opens, "nu exista punctajul" is not the question, so three deuces do not
+    open (reading: the wild meld stands in for missing points only)."""
+    s = start({1: "2s 2h 2c 9s 9h 9d 7c 6c 5c Qs Qh"}, "4c Qd Jd 10d 8d 7d",
+              scores=[0, 6000], options={"canasta_opening_over_5000": "true"})
+    draw_discard(s, 4)
+    apply_all(s, "draw", "meld 2s 2h 2c")
+    assert not s.opened[1] and s.provisional
+
+
+def test_pile_taken_for_an_opening_completed_by_a_wild_meld() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "aceasta se poate efectua si cu formatie de valori", with
+    "Pentru etalare trebuie sa existe punctajul minim ... plus alte 2 carti naturale ... care sa
+    se potriveasca cu cartea primita de la adversar": at 120 the pair and the top card do not
+    count and the hand holds no 120 points, yet the take is legal since three deuces open."""
+    s = start({0: "9d", 1: "2s 2h 2c 9s 9h 7c 6c 5c 5d Qs Qh"}, "4c Qd Jd 10d 8d 7d",
+              scores=[0, 3000])
+    draw_discard(s, 3)
+    apply_all(s, "draw", "discard 9d")  # seat 0 discards 9d
+    apply_all(s, "take-pile 9s 9h", "meld 2s 2h 2c")
+    assert s.opened[1] and len(s.melds[1][9]) == 3
+
+
+def test_pile_not_taken_counting_a_lone_wild_card() -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "Pentru etalare trebuie sa existe punctajul minim de
+    etalare ... plus alte 2 carti naturale sau una naturala si o valoare" and "O terta e formata
+    din minim 3 carti": taking the king with three deuces leaves a joker that no meld can hold,
+    so the 15 cannot be made and the take is refused (it was allowed, the joker counted as if a
+    wild meld could take it, and left only `retract`); taking it with one deuce keeps three
+    wild cards, a meld of them opens ("se poate efectua si cu formatie de valori")."""
+    s = start({0: "Kh", 1: "Kc 2h 2d 2c JK Ac Qd Jh 10c 8h 7c"}, "4c Qs Jd 10d 8d",
+              scores=[0, -100])
+    draw_discard(s, 3)
+    apply_all(s, "draw", "discard Kh")
+    assert rule_of(s, "take-pile Kc 2h 2d 2c") == "opening.minimums"
+    apply_all(s, "take-pile Kc 2h", "meld 2d 2c JK")
+    assert s.opened[1]
+
+
 def test_meld_two_naturals_at_most_three_wilds() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "O terta e formata din minim 3 carti de acelasi rang,
     avand minim 2 piese naturale si maxim 3 valori. 3-arii nu se pot folosi in terte"."""

@@ -39,6 +39,7 @@ from canasta.core.actions import Action, Discard, LayOff, Meld
 from canasta.core.cards import BLACK_THREES, JOKER, NATURAL_RANKS, POINTS, WILD_RANK
 from canasta.core.data import HandData, Phase
 from canasta.core.melds import DEUCES, IS_WILD, SEQUENCE_KEY
+from canasta.core.rules import CANASTA_ONLY
 
 
 class _Target:
@@ -242,13 +243,15 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
     wilds = jokers + len(deuces)
     wild_deuces_only = wild_meld is None or all(c in DEUCES for c in wild_meld)
     opened = s.opened[team]
+    wild_opens = False
     if not opened:
         need = s.opening_minimum(team)
         points = s.opening_points + sum(POINTS[c] * hand[c] for c in range(len(hand)))
         points += sum(POINTS[c] for seq in seqs for c in seq)
         concealed = s.is_concealed(s.actor) and g.concealed_waives_minimum
         opening_ok = points >= need or concealed
-        if not opening_ok and not r.opening.canasta_always_opens:
+        wild_opens = r.opening.wild_meld_opens and need < CANASTA_ONLY
+        if not (opening_ok or r.opening.canasta_always_opens or wild_opens):
             return
     for t in targets:
         if t is black_target:
@@ -316,7 +319,11 @@ def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Itera
         if g.natural_canastas_required and natural < g.natural_canastas_required:
             return False
         if not opened and not opening_ok:
-            return canastas > 0  # opening.canasta_always_opens
+            if r.opening.canasta_always_opens and canastas > 0:
+                return True
+            # opening.wild_meld_opens: the wild meld (targets[0]) reaches a meld's size.
+            return (wild_opens and wild_target is not None
+                    and wild_target.before + ks[0] >= mr.min_cards)
         return True
 
     def walk(i: int, left: int) -> Iterator[list[int]]:

@@ -9,6 +9,7 @@ from canasta.core.cards import POINTS, WILD_RANK
 from canasta.core.data import HandData
 from canasta.core.illegal import IllegalActionError
 from canasta.core.melds import BLACK3, IS_WILD, RED3, purity
+from canasta.core.rules import CANASTA_ONLY
 
 
 def going_out_error(s: HandData, seat: int, discard: int | None,
@@ -90,7 +91,10 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
         concealed = s.is_concealed(seat)
         if points < s.opening_minimum(team) and not (
             concealed and g.concealed_waives_minimum
-        ) and not (r.opening.canasta_always_opens and canastas):
+        ) and not (r.opening.canasta_always_opens and canastas) and not (
+            r.opening.wild_meld_opens and s.opening_minimum(team) < CANASTA_ONLY
+            and len(melds.get(WILD_RANK, ())) >= r.melds.min_cards
+        ):
             return IllegalActionError("opening.minimums",
                                       f"your opening has {points} of the "
                                       f"{s.opening_minimum(team)} points needed",

@@ -354,7 +354,8 @@ def opening_reach(s: HandData, seat: int, top: int, cards: Sequence[int]) -> int
     base = s.opening_points
     if r.opening.capture_cards_count:
         base += POINTS[top] + sum(POINTS[c] for c in cards)
-    return opening.reach(r, hand, melds, base, s.opening_minimum(team))
+    return opening.reach(r, hand, melds, base, s.opening_minimum(team),
+                         r.opening_minimum(s.scores[team]))
 
 
 def take_stranded(s: HandData) -> bool:
@@ -495,7 +496,8 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         melds2.setdefault(rank, []).extend(cards)
         need = s.opening_minimum(team)
         base = s.opening_points + sum(POINTS[c] for c in cards)
-        if opening.reach(r, hand2, melds2, base, need) < need:
+        if opening.reach(r, hand2, melds2, base, need,
+                         r.opening_minimum(s.scores[team])) < need:
             fail("opening.minimums",
                  f"after this meld your opening could not reach {need} points, and the pile "
                  "you took cannot be given back (seed 000: \"non può impossessarsene\")",

@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 
 from canasta.core.cards import JOKER, POINTS, WILD_RANK
 from canasta.core.melds import DEUCES, IS_WILD
-from canasta.core.rules import Rules
+from canasta.core.rules import CANASTA_ONLY, Rules
 
 #: What :func:`reach` returns when another rule opens whatever the points (a canasta with
-#: ``opening.canasta_always_opens``, a sequence canasta with ``melds.real_canasta``).
+#: ``opening.canasta_always_opens``, a sequence canasta too; a wild meld with
+#: ``opening.wild_meld_opens``).
 UNLIMITED = 1 << 30
 NATURAL_RANKS = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
 
@@ -34,27 +35,33 @@ def _cap(rules: Rules, naturals: int, wilds: int) -> int:
 
 
 def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]], base: int,
-          need: int) -> int:
+          need: int, band: int = -1) -> int:
     """The most opening points a player holding ``hand`` (counts per card code) can count this
     turn, starting from ``base`` points already counted, on top of the side's provisional
-    ``melds`` (meld key -> cards); ``need`` is the side's minimum (natural cards only when it
-    is in ``opening.naturals_only_at``).
+    ``melds`` (meld key -> cards); ``need`` is the side's minimum and ``band`` the minimum of its
+    score band without the retract penalties (``Rules.opening_minimum``; -1: ``need``), natural
+    cards only when ``band`` is in ``opening.naturals_only_at``, as legality has it.
 
     Every natural of a rank that has a meld, or enough naturals for one, is laid; ranks short
     of a meld are completed with wild cards, best first; the best remaining wild cards fill
-    the room the melds leave (all of it with wild melds). Returns :data:`UNLIMITED` when a
-    canasta (``opening.canasta_always_opens``) can be made, or with ``melds.real_canasta``.
+    the room the melds leave (all of it with wild melds). With ``melds.real_canasta``, where the
+    hand holds a run of one suit, every natural of that suit not laid otherwise counts too (an
+    upper bound). Returns :data:`UNLIMITED` when a canasta (``opening.canasta_always_opens``; a
+    run is one) or a wild meld (``opening.wild_meld_opens``) can be made.
     Units: card points (``cards.POINTS``).
     """
     mr = rules.melds
-    if mr.real_canasta:
+    runs = run_suits(hand, mr.canasta_size) if mr.real_canasta else ()
+    if runs and rules.opening.canasta_always_opens:
         return UNLIMITED
-    wilds_ok = need not in rules.opening.naturals_only_at
+    # The band, not need: a short opening taken back (+10) leaves the 50 band natural-only.
+    wilds_ok = (need if band < 0 else band) not in rules.opening.naturals_only_at
     wild_pts = sorted((POINTS[c] for c in (JOKER, *DEUCES) for _ in range(hand[c])),
                       reverse=True) if wilds_ok else []
     total = base
+    laid: list[int] = []  # ranks whose naturals are counted
     shapes: list[tuple[int, int, int]] = []  # (naturals, wild cards, cards) of each meld
-    short: list[tuple[int, int]] = []  # (points, naturals) of ranks needing wild cards
+    short: list[tuple[int, int, int]] = []  # (points, naturals, rank) of ranks needing wilds
     for rk in NATURAL_RANKS:
         b = (rk - 1) * 4
         n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
@@ -63,21 +70,34 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
         if existing:
             w = sum(1 for c in existing if IS_WILD[c])
             total += pts
+            laid.append(rk)
             shapes.append((len(existing) - w + n, w, len(existing) + n))
         elif n >= mr.min_cards:
             total += pts
+            laid.append(rk)
             shapes.append((n, 0, n))
         elif n >= mr.min_naturals and n:
-            short.append((pts, n))
+            short.append((pts, n, rk))
     spare = len(wild_pts)
-    for pts, n in sorted(short, reverse=True):
+    for pts, n, rk in sorted(short, reverse=True):
         k = mr.min_cards - n
         if k <= spare:
             spare -= k
             total += pts
+            laid.append(rk)
             shapes.append((n, 0, n))
+    for suit in runs:
+        # A run lays single cards of ranks that make no meld of their own.
+        total += sum(POINTS[(rk - 1) * 4 + suit] * hand[(rk - 1) * 4 + suit]
+                     for rk in NATURAL_RANKS if rk not in laid)
+    if rules.opening.wild_meld_opens and mr.wild_melds and need < CANASTA_ONLY:
+        wm0 = melds.get(WILD_RANK)
+        if (len(wm0) if wm0 else 0) + len(wild_pts) >= mr.min_cards:
+            return UNLIMITED  # S004: a wild meld opens whatever the points
     room = sum(_cap(rules, n, w) for n, w, _ in shapes)
-    if mr.wild_melds:
+    wm1 = melds.get(WILD_RANK)
+    if mr.wild_melds and (wm1 or len(wild_pts) >= mr.min_cards):
+        # Every wild card may go to the wild meld: one exists or the hand can start one.
         room = len(wild_pts)
     if rules.opening.canasta_always_opens:
         size = mr.canasta_size
@@ -88,3 +108,19 @@ def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]],
                for n, w, cards in shapes):
             return UNLIMITED
     return total + sum(wild_pts[:room])
+
+
+def run_suits(hand: Sequence[int], size: int) -> tuple[int, ...]:
+    """The suits of which ``hand`` holds a run of ``size`` naturals, ace high and 4 lowest
+    (``melds.real_canasta``; seed 003 "una sequenza naturale di sette carte tutte dello stesso
+    seme")."""
+    out: list[int] = []
+    for suit in range(4):
+        have = [hand[(rk - 1) * 4 + suit] > 0 for rk in (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)]
+        longest = run = 0
+        for h in have:
+            run = run + 1 if h else 0
+            longest = max(longest, run)
+        if longest >= size:
+            out.append(suit)
+    return tuple(out)

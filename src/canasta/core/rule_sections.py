@@ -197,6 +197,10 @@ class OpeningRules:
     #: A canasta opens whatever the minimum (S004 "Indiferent de punctaj, etalarea se poate
     #: face direct cu canasta").
     canasta_always_opens: bool = False
+    #: A meld of wild cards only opens whatever the minimum (S004 "In cazul in care nu exista
+    #: punctajul pentru etalare, aceasta se poate efectua si cu formatie de valori"); needs
+    #: ``melds.wild_melds``.
+    wild_meld_opens: bool = False
     #: Minimum for a side with a negative score, overriding ``minimums``; None = the table
     #: (S000 variant "apertura a 15 oppure apertura libera ... per la coppia gravata da
     #: punteggio negativo"; S001 "se punteggio negativo apertura libera").

@@ -366,6 +366,8 @@ def validate(rules: RuleSections) -> None:
         raise RulesError("end.target: must be positive")
     if rules.opening.canasta_required_from and not rules.opening.canasta_always_opens:
         raise RulesError("opening.canasta_required_from: needs opening.canasta_always_opens")
+    if rules.opening.wild_meld_opens and not rules.melds.wild_melds:
+        raise RulesError("opening.wild_meld_opens: needs melds.wild_melds")
     if rules.melds.black_threes_out_of_play and rules.melds.black_three_meld_going_out:
         raise RulesError("melds.black_threes_out_of_play: black threes leave play only that "
                          "way; set melds.black_three_meld_going_out to false")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.core.actions import Action
-from canasta.core.cards import JOKER, NUM_CODES, POINTS, cards_of
+from canasta.core.cards import JOKER, NUM_CODES, POINTS, WILD_RANK, cards_of
 from canasta.core.data import HandData, MisdealError, Phase
 from canasta.core.events import (
     Answered,
@@ -32,6 +32,7 @@ from canasta.core.events import (
     UpcardTurned,
 )
 from canasta.core.melds import BLACK3, IS_WILD, RANK, RED3
+from canasta.core.rules import CANASTA_ONLY
 
 
 # -- the deal ------------------------------------------------------------------------------
@@ -334,7 +335,12 @@ def maybe_complete_opening(s: HandData, seat: int) -> None:
         # Wild cards laid for a concealed going out: no opening (S000 "Per la discesa a 50
         # punti si richiedono solo combinazioni con carte naturali").
         return
-    if s.opening_points >= s.opening_minimum(team) or has_canasta:
+    # S004 "se poate efectua si cu formatie de valori": a wild meld opens without the points.
+    # Where only a canasta opens (CANASTA_ONLY) points are not the question: no wild meld.
+    wild = (s.melds[team].get(WILD_RANK)
+            if r.opening.wild_meld_opens and s.opening_minimum(team) < CANASTA_ONLY else None)
+    has_wild = wild is not None and len(wild) >= r.melds.min_cards
+    if s.opening_points >= s.opening_minimum(team) or has_canasta or has_wild:
         s.opened[team] = True
         s.provisional = False
         s.snapshot = None
