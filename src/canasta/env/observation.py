@@ -12,6 +12,7 @@ divides by :meth:`ObservationLayout.scale`).
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,6 +102,7 @@ class ObservationLayout:
         self.size = start
         self._by_name = {q.name: q for q in parts}
         self._start = {q.name: q.start for q in parts}
+        self._zeros = array("f", bytes(4 * self.size))
 
     def part(self, name: str) -> Part:
         """The part called ``name``.
@@ -150,7 +152,9 @@ class ObservationLayout:
         Built from the view only (its hand, the table, ``view.known``, counts of hidden
         cards), never from the state behind it.
         """
-        out = [0.0] * self.size
+        # A C float buffer written in place and handed to numpy without a copy: converting a
+        # Python list costs more than filling it.
+        out = self._zeros[:]
         st = self._start
         p = self.players
         seat = view.seat
@@ -211,4 +215,4 @@ class ObservationLayout:
         out[st["actor"] + (view.actor - seat) % p] = 1.0
         out[st["opening"]] = float(view.opening_points)
         out[st["opening"] + 1] = 1.0 if view.provisional is not None else 0.0
-        return np.array(out, dtype=np.float32)
+        return np.frombuffer(out, dtype=np.float32)

@@ -49,7 +49,9 @@ REWARDS = ("hand", "match")
 def env(variant: str = "international", players: int = 4,
         options: dict[str, Any] | None = None, render_mode: str | None = None,
         **kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual wrappers (action bounds, call order).
+    """The environment with PettingZoo's call-order wrapper (``OrderEnforcingWrapper``;
+    out-of-range ids are refused by :meth:`raw_env.step` itself, so the bounds wrapper, which
+    would only repeat that check, is left out for speed).
 
     Args:
         variant: a preset name (``canasta.core.rules.PRESETS``) or alias.
@@ -64,7 +66,6 @@ def env(variant: str = "international", players: int = 4,
         allow, an unknown reward or render mode.
     """
     out: AECEnv = raw_env(variant, players, options, render_mode, **kwargs)
-    out = wrappers.AssertOutOfBoundsWrapper(out)
     out = wrappers.OrderEnforcingWrapper(out)
     return out
 
@@ -117,6 +118,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         # The legal actions of the seat to act, by id, listed with its last observation.
         self._legal: dict[int, Action] | None = None
         self._legal_log: object = None
+        # Action -> id, filled as actions are met (the canonical actions repeat: draws,
+        # discards, common melds), so a mask costs a dict look-up per legal action.
+        self._ids: dict[Action, int] = {}
 
     # -- PettingZoo API ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -155,8 +159,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         view = state.view(seat)
         mask = np.zeros(self.codec.size, dtype=np.int8)
         if view.legal_actions:
-            encode = self.codec.encode
-            legal = {encode(a): a for a in view.legal_actions}
+            ids = self._ids
+            legal = {}
+            for a in view.legal_actions:
+                i = ids.get(a)
+                if i is None:
+                    i = ids[a] = self.codec.encode(a)
+                legal[i] = a
             mask[list(legal)] = 1
             self._legal, self._legal_log = legal, state.event_log
         return {"observation": self.layout.encode(view), "action_mask": mask}
