@@ -107,18 +107,23 @@ def _rules(variant: str, options: str) -> Rules:
 class CanastaGame(pyspiel.Game):  # type: ignore[misc]
     """The game of one hand for the given parameters (see the module docstring).
 
+    ``rules``, when given, is used instead of the preset the parameters name (a bot holds the
+    Rules record of its view, however its house rules were set); such a game's states
+    pickle by the parameters, so give it only for search.
+
     Raises:
         RulesError / ValueError: unknown variant or option, a player count the rules do not
         allow.
     """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, rules: Rules | None = None
+                 ) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         self.variant = str(params["variant"])
         self.options = str(params["options"])
         self.players = int(params["players"])
         self.team_size = int(params["team_size"]) or None
-        self.rules = _rules(self.variant, self.options)
+        self.rules = rules if rules is not None else _rules(self.variant, self.options)
         self.codec = ActionCodec(self.rules, self.players)
         self.teams = self.rules.teams(self.players, self.team_size)
         self.layout = ObservationLayout(self.rules, self.players, len(self.teams))
