@@ -13,7 +13,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from canasta.core.rules import PRESETS, load_preset  # noqa: E402
-from canasta.env.pettingzoo import env, raw_env, side_rewards  # noqa: E402
+from canasta.env.pettingzoo import env, raw_env  # noqa: E402
+from canasta.env.rewards import side_rewards  # noqa: E402
 
 COUNTS = [(v, p) for v in PRESETS for p in load_preset(v).deal.player_counts]
 

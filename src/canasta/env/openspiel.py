@@ -51,8 +51,8 @@ from canasta.core.data import MisdealError
 from canasta.core.rules import Rules, load_preset
 from canasta.core.state import State
 from canasta.env.observation import ObservationLayout
-from canasta.env.pettingzoo import side_rewards
 from canasta.env.render import render_text
+from canasta.env.rewards import side_rewards
 
 SHORT_NAME = "python_canasta"
 #: Bounds of a return (points); no hand of the presets comes near them.

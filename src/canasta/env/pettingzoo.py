@@ -42,6 +42,7 @@ from canasta.core.rules import load_preset
 from canasta.core.state import State
 from canasta.env.observation import ObservationLayout
 from canasta.env.render import render_text
+from canasta.env.rewards import side_rewards
 
 REWARDS = ("hand", "match")
 
@@ -222,11 +223,3 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         else:
             match.next_hand()
 
-
-def side_rewards(team_of: tuple[int, ...], totals: list[int]) -> list[float]:
-    """Per seat: its side's hand total minus the mean of the other sides' totals (points).
-
-    With equal sides the rewards add up to 0."""
-    sides = len(totals)
-    whole = sum(totals)
-    return [float(totals[t] - (whole - totals[t]) / (sides - 1)) for t in team_of]
