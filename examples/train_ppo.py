@@ -8,8 +8,10 @@ The agent plays seat 0 of ``canasta/Canasta-v0`` (:mod:`canasta.env.gym`) agains
 hand; the reward is the hand's score difference (divided by 1000 for learning). Illegal
 actions never happen: the policy's logits are masked with the observation's
 ``action_mask``. Every update prints the share of the last 200 training hands won (score
-difference > 0) against each opponent; at the end the trained policy (most likely legal
-action) plays ``--eval`` fresh hands against each, and ``--plot`` draws the curve.
+difference > 0) against each opponent; at the end the trained policy (sampling its legal
+actions, as in training) plays ``--eval`` fresh hands against each, each hand cut after
+``--eval-steps`` of its decisions (a cut hand counts as not won), ``--plot`` draws the curve
+and ``--save`` keeps the network's weights.
 
 The budget is CPU time of this process (``--cpu-minutes``), so a busy machine does not cut
 training short; torch runs on one thread.
@@ -63,7 +65,10 @@ def main() -> None:
     ap.add_argument("--lam", type=float, default=0.95)
     ap.add_argument("--clip", type=float, default=0.2)
     ap.add_argument("--entropy", type=float, default=0.01)
-    ap.add_argument("--eval", type=int, default=200, help="evaluation hands per opponent")
+    ap.add_argument("--eval", type=int, default=100, help="evaluation hands per opponent")
+    ap.add_argument("--eval-steps", type=int, default=1500,
+                    help="most agent decisions in one evaluation hand")
+    ap.add_argument("--save", default=None, help="write the trained weights (torch.save)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plot", default=None, help="write the curve to this PNG")
     ap.add_argument("--json", default=None, help="write the curve and results as JSON")
@@ -158,11 +163,15 @@ def main() -> None:
               + "  ".join(f"win vs {o} {100 * point[f'win_{o}']:5.1f}%" for o in OPPONENTS),
               flush=True)
 
-    results = {o: evaluate(net, scale, o, args.eval, args.seed + 7) for o in OPPONENTS}
+    cpu_train = (time.process_time() - cpu0) / 60
+    if args.save:
+        torch.save(net.state_dict(), args.save)
+    results = {o: evaluate(net, scale, o, args.eval, args.seed + 7, args.eval_steps)
+               for o in OPPONENTS}
     cpu = (time.process_time() - cpu0) / 60
     wall = (time.perf_counter() - wall0) / 60
-    print(f"trained {update} updates, {hands} hands: {cpu:.1f} CPU minutes "
-          f"({wall:.1f} minutes of wall time)")
+    print(f"trained {update} updates, {hands} hands: {cpu_train:.1f} CPU minutes; with the "
+          f"evaluation {cpu:.1f} CPU minutes ({wall:.1f} minutes of wall time)")
     for o, (rate, mean) in results.items():
         print(f"evaluation vs {o}: wins {100 * rate:.1f}% of {args.eval} hands, "
               f"mean score difference {mean:+.0f}")
@@ -174,25 +183,31 @@ def main() -> None:
         plot(curve, results, args.plot)
 
 
-def evaluate(net: Policy, scale: torch.Tensor, opponent: str, hands: int,
-             seed: int) -> tuple[float, float]:
-    """The policy's most likely legal action against ``opponent`` on ``hands`` fresh deals:
-    (share of hands won, mean score difference)."""
+def evaluate(net: Policy, scale: torch.Tensor, opponent: str, hands: int, seed: int,
+             max_steps: int) -> tuple[float, float]:
+    """The policy (sampling, as in training) against ``opponent`` on ``hands`` fresh deals,
+    each cut after ``max_steps`` of its decisions (then neither won nor scored): (share of
+    hands won, mean score difference of the finished hands).
+
+    Sampling rather than the most likely action: a deterministic policy against a bot can
+    make a hand last very long (the pile taken back and forth, the stock untouched)."""
     env = CanastaEnv(players=2, opponents=opponent)
-    wins, total = 0, 0.0
+    torch.manual_seed(seed)
+    wins, total, finished = 0, 0.0, 0
     for h in range(hands):
         obs, _ = env.reset(seed=10**6 * seed + h)
-        done = False
-        while not done:
+        for _ in range(max_steps):
             o = torch.from_numpy(obs["observation"].copy()) / scale
             m = torch.from_numpy(obs["action_mask"].astype(bool))
             with torch.no_grad():
                 dist, _ = net(o[None], m[None])
-            obs, r, term, trunc, _ = env.step(int(dist.probs.argmax()))
-            done = term or trunc
-        wins += r > 0
-        total += float(r)
-    return wins / hands, total / hands
+            obs, r, term, trunc, _ = env.step(int(dist.sample()))
+            if term or trunc:
+                wins += r > 0
+                total += float(r)
+                finished += 1
+                break
+    return wins / hands, total / max(finished, 1)
 
 
 def plot(curve: list[dict[str, float]], results: dict[str, tuple[float, float]],
