@@ -99,3 +99,16 @@ def test_openspiel_ismcts_plays_a_complete_hand() -> None:
             decisions += 1
     assert decisions > 10
     assert sum(state.returns()) == 0 and state.returns()[0] != 0
+
+
+@pytest.mark.parametrize("variant,players", [
+    (v, p) for v in ("international", "canastone", "classic_italian", "brazilian", "romanian")
+    for p in load_preset(v).deal.player_counts])
+def test_every_preset_and_player_count_loads_and_plays(variant: str, players: int) -> None:
+    game = pyspiel.load_game("python_canasta", {"variant": variant, "players": players})
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == ActionCodec(load_preset(variant), players).size
+    state = _decision_state(game, 5, 30)
+    assert not state.is_chance_node()
+    p = state.current_player()
+    assert len(state.observation_tensor(p)) == game.observation_tensor_size()
