@@ -88,6 +88,15 @@ register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (
     Param("confidence", float, 1.0, 0.0, 10.0),
     Param("baseline", str, ""),
 ))
+# OpenSpiel's ISMCTS (canasta.env.ismcts, the `openspiel` extra): by name, so that listing the
+# bots never imports pyspiel.
+register_bot("openspiel-ismcts", "canasta.env.ismcts:make_ismcts", "bot.openspiel-ismcts", (
+    Param("time", float, None, 0.001, 3600.0),
+    Param("iterations", int, None, 1, 1_000_000),
+    Param("uct_c", float, 500.0, 0.0, 1_000_000.0),
+    Param("rollouts", int, 1, 1, 1000),
+    Param("rollout_length", int, 0, 0, 100_000),
+))
 
 
 def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, seed: int = 0,

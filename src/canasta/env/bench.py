@@ -1,0 +1,113 @@
+"""``python -m canasta.env.bench``: environment steps per second against the raw engine.
+
+Prints, as medians of interleaved rounds (the same hands in each loop, so the ratio compares
+like with like):
+
+* the raw engine's decisions per second on random play-outs
+  (:func:`canasta.sim.bench.playout_run`: ``legal_actions()``, ``random.choice``, ``apply()``);
+* PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
+  environment a user gets): ``last()`` (the observation and mask from the view), a uniform
+  choice among the mask's legal ids, ``step()``. A step is one decision; the dead steps at the
+  end of a hand (``step(None)``) are not counted, their time is;
+* the same engine loop calling ``state.view(actor)`` once per decision (what an observation
+  must cost at least, since observations are built from the view only), as a ceiling;
+* the ratio env / engine per round and its median (the issue's target is at least 0.5);
+* with ``--performance-benchmark``, PettingZoo's own ``performance_benchmark`` (5 s).
+
+Not a test: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from canasta.env.pettingzoo import env as make_env
+from canasta.sim.bench import core_kind, playout_run
+
+
+def view_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
+    """:func:`canasta.sim.bench.playout_run` with one ``state.view(actor)`` per decision, the
+    choice made from ``view.legal_actions`` (so ``legal_actions()`` runs once, as in the env):
+    (decisions, seconds)."""
+    from canasta.core.rules import load_preset
+    from canasta.core.state import State
+
+    rules = load_preset(variant)
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        state = State.deal(rules, players, seed=seed * 100_003 + h)
+        while not state.is_over:
+            state.apply(rng.choice(state.view(state.actor).legal_actions))
+            decisions += 1
+    return decisions, time.perf_counter() - start
+
+
+def env_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
+    """Play ``hands`` random hands through the wrapped PettingZoo env: (steps, seconds)."""
+    e = make_env(variant, players)
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        e.reset(seed=seed * 100_003 + h)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            ids = np.flatnonzero(obs["action_mask"])
+            e.step(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m canasta.env.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="international")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--hands", type=int, default=10, help="hands per loop per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--performance-benchmark", action="store_true",
+                        help="also run PettingZoo's performance_benchmark (5 s)")
+    args = parser.parse_args(argv)
+    engine: list[float] = []
+    viewed: list[float] = []
+    stepped: list[float] = []
+    ratios: list[float] = []
+    for r in range(args.rounds):
+        n, secs = playout_run(args.variant, args.hands, args.players, seed=r)
+        engine.append(n / secs)
+        n, secs = view_run(args.variant, args.hands, args.players, seed=r)
+        viewed.append(n / secs)
+        n, secs = env_run(args.variant, args.hands, args.players, seed=r)
+        stepped.append(n / secs)
+        ratios.append(stepped[-1] / engine[-1])
+        print(f"  round {r + 1}/{args.rounds}: engine {engine[-1]:,.0f} decisions/s, "
+              f"env {stepped[-1]:,.0f} steps/s, ratio {ratios[-1]:.2f}", file=sys.stderr,
+              flush=True)
+    print(f"canasta.env benchmark ({core_kind()} core, Python {sys.version_info.major}."
+          f"{sys.version_info.minor}): {args.variant}, {args.players} players, random play, "
+          f"median of {args.rounds} interleaved rounds of {args.hands} hands")
+    print(f"  raw engine decisions/s     {statistics.median(engine):10,.0f}")
+    print(f"  engine + one view/decision {statistics.median(viewed):10,.0f}   (the ceiling of "
+          "an env whose observations come from state.view)")
+    print(f"  PettingZoo env steps/s     {statistics.median(stepped):10,.0f}")
+    print(f"  env / engine               {statistics.median(ratios):10.2f}   (rounds "
+          + " ".join(f"{x:.2f}" for x in ratios) + ")")
+    if args.performance_benchmark:
+        from pettingzoo.test import performance_benchmark
+
+        performance_benchmark(make_env(args.variant, args.players))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,218 @@
+"""The observation of one seat as a fixed-shape array with named parts, built from its View.
+
+:class:`ObservationLayout` fixes the parts and their order for one rule set, player count and
+team split (docs/env.md lists them); :meth:`ObservationLayout.encode` fills a ``float32``
+vector from ``state.view(seat)`` and nothing else, so no hidden card can leak into it. Seats
+and teams are *relative*: index 0 is the observing seat (its team), then the seats (teams)
+that follow it in playing order, so one policy can play any seat.
+
+Units are raw: card counts, cards, points. Learners usually scale them (the PPO example
+divides by :meth:`ObservationLayout.scale`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+import numpy as np
+
+from canasta.core.cards import NUM_CODES
+from canasta.core.data import Phase
+from canasta.core.melds import IS_WILD, SEQUENCE_KEY
+from canasta.core.rules import Rules
+from canasta.core.state import View
+
+#: Meld keys with a slot of their own: 0 (the wild meld) and the ranks 1..13 (3 holds black
+#: threes; 2 is never a key, deuces being wild). Sequence canastas are counted in ``runs``.
+MELD_KEYS = 14
+#: The bound of every entry of the observation in absolute value (points of a match score
+#: stay far below it).
+BOUND = 1_000_000.0
+PHASES = (Phase.DRAW, Phase.PLAY, Phase.ANSWER, Phase.OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One named part of the observation: ``obs[start:start + size]`` reshaped to ``shape``."""
+
+    name: str
+    start: int
+    shape: tuple[int, ...]
+    doc: str
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def slice(self) -> slice:
+        return slice(self.start, self.start + self.size)
+
+
+class ObservationLayout:
+    """The parts of the observation vector for ``players`` seats in ``teams`` teams.
+
+    Args:
+        rules: the rule set (only its shape matters here).
+        players: the player count.
+        teams: the number of sides (``len(rules.teams(players, team_size))``).
+
+    ``size`` is the vector's length; ``parts`` its parts in order; ``part(name)`` one of them.
+    """
+
+    def __init__(self, rules: Rules, players: int, teams: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.teams = teams
+        p, t, c = players, teams, NUM_CODES
+        spec: list[tuple[str, tuple[int, ...], str]] = [
+            ("hand", (c,), "own hand: copies of each card code"),
+            ("hand_sizes", (p,), "cards in each hand, relative seats (0 = this seat)"),
+            ("known", (p - 1, c), "cards known to be in each other hand (view.known), "
+                                  "relative seats 1..P-1, copies per card code"),
+            ("meld_naturals", (t, MELD_KEYS), "natural cards in each meld, relative teams, "
+                                              "per meld key 0 (wild meld) .. 13"),
+            ("meld_wilds", (t, MELD_KEYS), "wild cards in each meld, as meld_naturals"),
+            ("runs", (t,), "sequence canastas of each team"),
+            ("canastas", (t,), "canastas of each team (any kind)"),
+            ("red_threes", (t,), "red threes on the table, each team"),
+            ("opened", (t,), "1 when the team has made its opening meld"),
+            ("scores", (t,), "match score of each team before this hand, points"),
+            ("opening_minimum", (t,), "each team's opening minimum now, points"),
+            ("pile_top", (c,), "one-hot card code of the pile's top card (all 0: empty)"),
+            ("pile_cards", (c,), "face-up cards of the discard pile, copies per card code"),
+            ("pile", (4,), "pile size, frozen for this team (0/1), top card stops the "
+                           "current side (0/1), face-down cards under it"),
+            ("pending", (c,), "face-up cards of a taken pile waiting for the opening"),
+            ("stock", (2,), "stock size, surprise cards set aside"),
+            ("phase", (len(PHASES),), "one-hot phase: draw, play, answer, over"),
+            ("current", (p,), "one-hot relative seat whose turn it is"),
+            ("actor", (p,), "one-hot relative seat to act"),
+            ("opening", (2,), "opening points of this turn's melds (own side), provisional "
+                              "opening in progress (0/1)"),
+        ]
+        parts: list[Part] = []
+        start = 0
+        for name, shape, doc in spec:
+            part = Part(name, start, shape, doc)
+            parts.append(part)
+            start += part.size
+        self.parts = tuple(parts)
+        self.size = start
+        self._by_name = {q.name: q for q in parts}
+        self._start = {q.name: q.start for q in parts}
+        self._zeros = array("f", bytes(4 * self.size))
+
+    def part(self, name: str) -> Part:
+        """The part called ``name``.
+
+        Raises:
+            KeyError: no such part.
+        """
+        return self._by_name[name]
+
+    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """The parts of ``obs`` (shape ``(size,)``) by name, each reshaped to its shape."""
+        return {q.name: obs[q.slice].reshape(q.shape) for q in self.parts}
+
+    def low(self) -> np.ndarray:
+        """Lower bounds for a Box space: 0, and -:data:`BOUND` for the scores (they can be
+        negative)."""
+        low = np.zeros(self.size, dtype=np.float32)
+        low[self.part("scores").slice] = -BOUND
+        return low
+
+    def high(self) -> np.ndarray:
+        """Upper bounds for a Box space: :data:`BOUND` (far above any count or score)."""
+        return np.full(self.size, BOUND, dtype=np.float32)
+
+    def scale(self) -> np.ndarray:
+        """A divisor per entry that brings typical values near 0..1 (counts by the copies in
+        play, points by 1000, sizes by the deck), for learners."""
+        packs = self.rules.packs(self.players)
+        deck = packs * (52 + self.rules.deal.jokers_per_pack)
+        out = np.ones(self.size, dtype=np.float32)
+        for name in ("hand_sizes", "stock"):
+            out[self.part(name).slice] = 15.0
+        for name in ("meld_naturals", "meld_wilds"):
+            out[self.part(name).slice] = 4.0 * packs
+        for name in ("scores", "opening_minimum"):
+            out[self.part(name).slice] = 1000.0
+        out[self.part("opening").slice] = (100.0, 1.0)
+        pile = self.part("pile").start
+        out[pile] = 20.0
+        out[pile + 3] = 10.0
+        out[self.part("stock").start] = float(deck)
+        return out
+
+    def encode(self, view: View) -> np.ndarray:
+        """The observation of ``view.seat``: a ``float32`` vector of shape ``(size,)``.
+
+        Built from the view only (its hand, the table, ``view.known``, counts of hidden
+        cards), never from the state behind it.
+        """
+        # A C float buffer written in place and handed to numpy without a copy: converting a
+        # Python list costs more than filling it.
+        out = self._zeros[:]
+        st = self._start
+        p = self.players
+        seat = view.seat
+        base = st["hand"]
+        for card in view.hand:
+            out[base + card] += 1.0
+        base = st["hand_sizes"]
+        for s, n in enumerate(view.hand_sizes):
+            out[base + (s - seat) % p] = float(n)
+        base = st["known"]
+        for s, cards in enumerate(view.known):
+            r = (s - seat) % p
+            if r == 0:
+                continue
+            row = base + (r - 1) * NUM_CODES
+            for card in cards:
+                out[row + card] += 1.0
+        nt = self.teams
+        size = self.rules.melds.canasta_size
+        nat, wild = st["meld_naturals"], st["meld_wilds"]
+        for team in range(nt):
+            r = (team - view.team) % nt
+            runs = canastas = 0
+            for key, cards in view.melds[team].items():
+                if len(cards) >= size:
+                    canastas += 1
+                if key >= SEQUENCE_KEY:
+                    runs += 1
+                    continue
+                w = 0
+                for card in cards:
+                    w += IS_WILD[card]
+                out[nat + r * MELD_KEYS + key] = float(len(cards) - w)
+                out[wild + r * MELD_KEYS + key] = float(w)
+            out[st["runs"] + r] = float(runs)
+            out[st["canastas"] + r] = float(canastas)
+            out[st["red_threes"] + r] = float(len(view.red_threes[team]))
+            out[st["opened"] + r] = 1.0 if view.opened[team] else 0.0
+            out[st["scores"] + r] = float(view.scores[team])
+            out[st["opening_minimum"] + r] = float(view.opening_minimum[team])
+        if view.pile_top is not None:
+            out[st["pile_top"] + view.pile_top] = 1.0
+        base = st["pile_cards"]
+        for card in view.pile:
+            out[base + card] += 1.0
+        base = st["pile"]
+        out[base] = float(view.pile_size)
+        out[base + 1] = 1.0 if view.pile_frozen else 0.0
+        out[base + 2] = 1.0 if view.stopped else 0.0
+        out[base + 3] = float(view.hidden["pile"] + view.hidden["pending"])
+        base = st["pending"]
+        for card in view.pending_pile:
+            out[base + card] += 1.0
+        out[st["stock"]] = float(view.stock_size)
+        out[st["stock"] + 1] = float(view.hidden["surprise"])
+        out[st["phase"] + PHASES.index(view.phase)] = 1.0
+        out[st["current"] + (view.current - seat) % p] = 1.0
+        out[st["actor"] + (view.actor - seat) % p] = 1.0
+        out[st["opening"]] = float(view.opening_points)
+        out[st["opening"] + 1] = 1.0 if view.provisional is not None else 0.0
+        return np.frombuffer(out, dtype=np.float32)

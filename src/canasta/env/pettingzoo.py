@@ -1,0 +1,225 @@
+"""Canasta as a PettingZoo AEC environment, built like PettingZoo's classic card games.
+
+>>> from canasta.env.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), obs["action_mask"].dtype.name
+(['action_mask', 'observation'], 'int8')
+
+Agents are ``player_0 .. player_{P-1}`` (seat order; with 4 players seats 0 and 2 are one
+team). The agent to act is the engine's ``state.actor``: the player whose turn it is, or its
+partner while a "may I go out?" waits for the answer. Actions are the
+:class:`~canasta.core.codec.ActionCodec` ids (docs/formats.md "Action ids"); observations are
+``{"observation": float32 (layout.size,), "action_mask": int8 (codec.size,)}`` built from
+``state.view(seat)`` only (:mod:`canasta.env.observation`, docs/env.md). An action whose mask
+entry is 0 raises :class:`~canasta.core.legality.IllegalActionError` and changes nothing.
+
+Episodes and rewards (``reward=``):
+
+* ``"hand"`` (default): an episode is one hand (the first hand of ``Match(seed=...)``, so a
+  misdeal is dealt again); at its end every agent receives its side's hand score minus the
+  mean hand score of the other sides (two sides: the plain difference; zero-sum always).
+* ``"match"``: an episode is a whole match; at its end the winning side's agents receive +1
+  and the others ``-1 / (sides - 1)``; truncated after ``max_hands`` hands.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from canasta.core.actions import Action
+from canasta.core.codec import ActionCodec
+from canasta.core.match import Match
+from canasta.core.rules import load_preset
+from canasta.core.state import State
+from canasta.env.observation import ObservationLayout
+from canasta.env.render import render_text
+from canasta.env.rewards import side_rewards
+
+REWARDS = ("hand", "match")
+
+
+def env(variant: str = "international", players: int = 4,
+        options: dict[str, Any] | None = None, render_mode: str | None = None,
+        **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's call-order wrapper (``OrderEnforcingWrapper``;
+    out-of-range ids are refused by :meth:`raw_env.step` itself, so the bounds wrapper, which
+    would only repeat that check, is left out for speed).
+
+    Args:
+        variant: a preset name (``canasta.core.rules.PRESETS``) or alias.
+        players: a player count of the preset (``rules.deal.player_counts``).
+        options: house rules for :func:`canasta.core.rules.load_preset`.
+        render_mode: None or ``"ansi"`` (``render()`` returns the table as text).
+        **kwargs: ``reward`` (``"hand"``/``"match"``), ``team_size``, ``max_hands``,
+            ``lang`` (of the rendered text); see :class:`raw_env`.
+
+    Raises:
+        RulesError: unknown variant or option. ValueError: a player count the rules do not
+        allow, an unknown reward or render mode.
+    """
+    out: AECEnv = raw_env(variant, players, options, render_mode, **kwargs)
+    out = wrappers.OrderEnforcingWrapper(out)
+    return out
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped env
+    """The unwrapped AEC environment (see the module docstring and :func:`env`).
+
+    Attributes beyond PettingZoo's: ``rules``, ``codec`` (:class:`ActionCodec`), ``layout``
+    (:class:`ObservationLayout`), ``state`` (the engine state of the hand being played; for
+    the harness, never for an agent's observation), ``match`` (the :class:`Match`).
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "canasta_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, variant: str = "international", players: int = 4,
+                 options: dict[str, Any] | None = None, render_mode: str | None = None, *,
+                 reward: str = "hand", team_size: int | None = None, max_hands: int = 60,
+                 lang: str = "en") -> None:
+        EzPickle.__init__(self, variant, players, options, render_mode, reward=reward,
+                          team_size=team_size, max_hands=max_hands, lang=lang)
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: choose None or 'ansi'")
+        self.rules = load_preset(variant, options)
+        self.players = players
+        self.team_size = team_size
+        self.codec = ActionCodec(self.rules, players)  # ValueError on a bad player count
+        self.teams = self.rules.teams(players, team_size)
+        self.layout = ObservationLayout(self.rules, players, len(self.teams))
+        self.reward_kind = reward
+        self.max_hands = max_hands
+        self.render_mode = render_mode
+        self.lang = lang
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(self.layout.low(), self.layout.high(),
+                                      (self.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.codec.size,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.codec.size)
+                              for a in self.possible_agents}
+        self._rng = random.Random()
+        self.match: Match | None = None
+        # The legal actions of the seat to act, by id, listed with its last observation.
+        self._legal: dict[int, Action] | None = None
+        self._legal_log: object = None
+        # Action -> id, filled as actions are met (the canonical actions repeat: draws,
+        # discards, common melds), so a mask costs a dict look-up per legal action.
+        self._ids: dict[Action, int] = {}
+
+    # -- PettingZoo API ------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state(self) -> State:  # type: ignore[override]
+        """The engine state of the current hand (call :meth:`reset` first)."""
+        if self.match is None:
+            raise RuntimeError("call reset() first")
+        return self.match.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new episode: with ``seed``, the first hand of ``Match(seed=seed)`` (so the
+        same seed gives the same deal); without it, a seed drawn from the environment's own
+        generator (itself seeded by the last seed given)."""
+        if seed is not None:
+            self._rng.seed(seed)
+        deal_seed = seed if seed is not None else self._rng.randrange(2**62)
+        self.match = Match(self.rules, self.players, seed=deal_seed, team_size=self.team_size)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._legal = None
+        self.agent_selection = self.possible_agents[self.state.actor]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        state = self.state
+        view = state.view(seat)
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        if view.legal_actions:
+            ids = self._ids
+            legal = {}
+            for a in view.legal_actions:
+                i = ids.get(a)
+                if i is None:
+                    i = ids[a] = self.codec.encode(a)
+                legal[i] = a
+            mask[list(legal)] = 1
+            self._legal, self._legal_log = legal, state.event_log
+        return {"observation": self.layout.encode(view), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        legal = self._legal if self._legal_log is state.event_log else None
+        chosen = legal.get(int(action)) if legal is not None and action is not None else None
+        if chosen is None:
+            if action is None:
+                raise ValueError(f"{agent} is to act: step(None) only for a finished agent")
+            chosen = self.codec.decode(int(action), state)  # raises when not legal
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        state.apply(chosen)
+        self._legal = None
+        if state.is_over:
+            self._end_of_hand()
+        self.agent_selection = self.possible_agents[self.state.actor]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.state, self.lang)
+
+    def close(self) -> None:
+        pass
+
+    # -- episodes ------------------------------------------------------------------------------
+    def _end_of_hand(self) -> None:
+        match = self.match
+        assert match is not None
+        if self.reward_kind == "hand":
+            totals = [sheet.hand_total for sheet in self.state.score()]
+            for a, value in zip(self.agents, side_rewards(self.state.team_of, totals),
+                                strict=True):
+                self.rewards[a] = value
+            self.terminations = {a: True for a in self.agents}
+            return
+        match.finish_hand()
+        if match.winner is not None:
+            sides = len(self.teams)
+            for a in self.agents:
+                won = self.state.team_of[self._seat[a]] == match.winner
+                self.rewards[a] = 1.0 if won else -1.0 / (sides - 1)
+            self.terminations = {a: True for a in self.agents}
+        elif len(match.hands) >= self.max_hands:
+            self.truncations = {a: True for a in self.agents}
+        else:
+            match.next_hand()
+

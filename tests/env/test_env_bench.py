@@ -1,0 +1,23 @@
+"""``python -m canasta.env.bench`` runs and prints its figures (no speed is asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from canasta.env.bench import env_run, main, view_run  # noqa: E402
+
+
+def test_bench_prints_the_three_rates_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--rounds", "1", "--hands", "1", "--players", "2"])
+    out = capsys.readouterr().out
+    for label in ("raw engine decisions/s", "engine + one view/decision",
+                  "PettingZoo env steps/s", "env / engine"):
+        assert label in out
+
+
+def test_env_and_view_loops_play_whole_hands() -> None:
+    steps, secs = env_run("international", 1, 2, seed=0)
+    decisions, _ = view_run("international", 1, 2, seed=0)
+    assert steps > 20 and decisions > 20 and secs > 0

@@ -1,0 +1,51 @@
+"""OpenSpiel's ISMCTS as the registered bot openspiel-ismcts: lazy registration, legal choices
+from a view, a duplicate deal pair of the tournament."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from canasta.bots import bot_info, make_bot  # noqa: E402
+from canasta.core.rules import load_preset  # noqa: E402
+from canasta.core.state import State  # noqa: E402
+from canasta.sim.duplicate import DuplicateSetup, run_deal_pairs  # noqa: E402
+
+FAST = "openspiel-ismcts:iterations=3,rollout_length=4"
+
+
+def test_listing_bots_does_not_import_pyspiel() -> None:
+    code = ("import sys; from canasta.bots import bot_names; "
+            "assert 'openspiel-ismcts' in bot_names(); print('pyspiel' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_params_are_declared() -> None:
+    names = {p.name for p in bot_info("openspiel-ismcts").all_params()}
+    assert {"time", "iterations", "uct_c", "rollouts", "rollout_length", "seed"} <= names
+    with pytest.raises(ValueError):
+        make_bot("openspiel-ismcts:iterations=0")
+
+
+def test_chooses_legal_actions_from_the_view() -> None:
+    state = State.deal(load_preset("international"), 4, seed=2)
+    bot = make_bot(FAST, 1)
+    for _ in range(25):
+        view = state.view(state.actor)
+        action = bot.choose(view)
+        assert action in view.legal_actions
+        state.apply(action)
+        if state.is_over:
+            break
+
+
+def test_plays_a_tournament_deal_pair() -> None:
+    setup = DuplicateSetup(load_preset("international"), players=2, seed=1)
+    pairs = run_deal_pairs(setup, FAST, "random", 1)
+    assert len(pairs) == 1 and pairs[0].winner in ("a", "b", "tie")
