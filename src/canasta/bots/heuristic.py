@@ -48,7 +48,7 @@ from canasta.core.state import Phase, View
 @dataclass(frozen=True)
 class Weights:
     """The weights of :class:`HeuristicBot`'s terms (see the module docstring); each is in
-    points-like units of one term. ``hard``'s are tuned (``canasta.bots.tune``) and shipped in
+    points-like units of one term. ``hard``'s are tuned (``canasta.sim.tune``) and shipped in
     ``hard_weights.json``."""
 
     # drawing
