@@ -26,7 +26,7 @@ def test_the_ladder_prints_its_table_and_writes_json(tmp_path: Path,
     printed = capsys.readouterr().out
     assert "| hard vs greedy | international | 2 |" in printed
     assert "| expert:iterations=1,width=2,depth=1 vs hard | international | 1 |" in printed
-    rows = json.loads(out.read_text())
+    rows = json.loads(out.read_text())["rungs"]
     assert [r["deal_pairs"] for r in rows] == [2, 1]
     assert rows[0]["target"] == 0.6 and rows[1]["lower_above"] == 0.5
     assert rows[0]["a_median_ms"] > 0 and rows[0]["b_median_ms"] > 0

@@ -14,11 +14,19 @@ For one decision:
    futures, which removes most of the variance of a comparison);
 3. a playout stops when the hand ends or after ``depth`` more rounds of turns; the position is then
    valued by :func:`evaluate` (the seat's side minus the best other side);
-4. after each round a candidate whose paired difference to the leader is below zero by more
-   than ``z`` standard errors is dropped (the baseline is kept, as the reference of
-   :func:`canasta.bots.hints.suggest`'s values);
-5. the budget is ``iterations`` rounds or ``time`` seconds (whichever ends first when both
-   are given; at least one round is always played); the move with the best mean wins.
+4. after each round (from the :data:`MIN_ROUNDS`-th on) a candidate whose paired difference
+   to the leader, or to the baseline, is below zero by more than ``z`` standard errors is
+   dropped (the baseline is kept, as the reference of :func:`canasta.bots.hints.suggest`'s
+   values);
+5. the search stops as soon as only the baseline is left (nothing else can still beat it: the
+   bot answers at once), or at the budget, ``iterations`` rounds or ``time`` seconds, both
+   maxima (whichever ends first when both are given; at least one round is always played).
+   The move played is the baseline unless another's advantage over it is more than
+   ``confidence`` standard errors (:meth:`SearchResult.best`): with several candidates, one
+   of them beats the baseline by one standard error by luck alone more often than not, so
+   the default asks for two.
+
+With one legal action the bot answers without searching.
 
 Value unit: points of the hand, the seat's side minus the best other side (the exact hand
 score when the playout reaches the end of the hand, else :func:`evaluate`). Maximising the
@@ -75,12 +83,13 @@ DEFAULT_TIME = 1.0
 #: Rounds (each seat one turn) a playout plays past the decision's turn before it is cut and
 #: valued (0: to the end of the hand).
 DEFAULT_DEPTH = 2
-#: Most candidate moves searched per decision.
-DEFAULT_WIDTH = 10
+#: Most candidate moves searched per decision (fewer candidates get more deals each in the
+#: same time: the baseline and the prior's best five).
+DEFAULT_WIDTH = 6
 #: Standard errors below the leader at which a candidate is dropped.
 DEFAULT_Z = 2.5
 #: Standard errors an alternative must beat the baseline by to be played (``best``).
-DEFAULT_CONFIDENCE = 1.0
+DEFAULT_CONFIDENCE = 2.0
 #: Rounds every candidate plays before any is dropped.
 MIN_ROUNDS = 6
 #: Actions after which a playout stops whatever its depth (no policy can loop for ever).
@@ -330,9 +339,17 @@ class Searcher:
             rounds += 1
             if rounds >= MIN_ROUNDS:
                 self._eliminate(arms, keep)
-            if _time.perf_counter() > deadline or sum(a.alive for a in arms) == 1:
+            if _time.perf_counter() > deadline or self._decided(arms, keep):
                 break
         return SearchResult(arms, rounds, _time.perf_counter() - start)
+
+    def _decided(self, arms: list[Arm], keep: int) -> bool:
+        """Only the baseline is left, or one other move that beats it by ``z`` standard
+        errors (more rounds would not change the move; hints want ``keep`` > 1 moves)."""
+        alive = [a for a in arms[1:] if a.alive]
+        if keep > 1 or len(alive) > 1:
+            return False
+        return not alive or alive[0].lower(self.z) > 0
 
     def _eliminate(self, arms: list[Arm], keep: int) -> None:
         alive = [a for a in arms if a.alive]
@@ -343,7 +360,10 @@ class Searcher:
                 continue  # the baseline stays: the reference of the values
             n = len(arm.values)
             mean, se = _paired(arm.values, leader.values[len(leader.values) - n:])
-            if mean + self.z * se < 0:
+            # Behind the leader, or unable to beat the baseline (which is played unless
+            # beaten; a move that always scores as the baseline does is no better).
+            base_mean, base_se = _paired(arm.values, arm.base)
+            if mean + self.z * se < 0 or base_mean + self.z * base_se <= 0:
                 arm.alive = False
 
     def playout(self, sample: State, action: Action, team: int, seed: int) -> float:

@@ -9,8 +9,9 @@ and ``expert:time=1/hard`` (``--expert`` sets the expert's spec), each at least 
 pairs; the expert's rung also asks for the 95% interval's lower bound above 50%. Every rung
 is played on each variant with :func:`canasta.sim.duplicate.run_deal_pairs` (the deals of
 ``canasta tournament`` for the same seed: ``--seed``, 1 by default), one deal pair at a time
-in this process, so a long run shows its standing after every deal pair (``--progress``) and
-can be stopped with what it has (Ctrl-C prints the table so far).
+in this process, the rungs interleaved deal by deal, so a long run shows its standing after
+every deal pair (``--progress``), rewrites ``--json`` after each round, and can be stopped with
+what it has (Ctrl-C prints the table so far, each rung with the deal pairs it reached).
 
 Printed per rung and variant: deal pairs, won–lost–tied, A's win rate (a tie is half a win),
 its 95% Wilson interval (:func:`canasta.sim.tournament.wilson`), whether the target is met,
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,7 @@ from canasta.core.rules import load_preset
 from canasta.sim.duplicate import DuplicateSetup, PairResult, run_deal_pairs
 from canasta.sim.tournament import PairingResult
 
-__all__ = ["Rung", "RungResult", "RUNGS", "play_rung", "main"]
+__all__ = ["Rung", "RungResult", "RUNGS", "play_rung", "play_ladder", "main"]
 
 
 @dataclass(frozen=True)
@@ -95,28 +98,58 @@ class RungResult:
 
 def play_rung(rung: Rung, variant: str, deals: int, *, players: int = 4, seed: int = 1,
               progress: bool = False) -> RungResult:
-    """Play ``deals`` deal pairs of ``rung`` on ``variant``, timing the decisions; a
-    KeyboardInterrupt ends the rung early with the deal pairs played so far (at least one,
-    else it is raised).
+    """Play ``deals`` deal pairs of ``rung`` on ``variant``, timing the decisions (see
+    :func:`play_ladder`, which plays several rungs deal by deal).
 
     Raises:
         ValueError: an unknown variant or bot, a bad player count, ``deals`` < 1.
     """
-    setup = DuplicateSetup(load_preset(variant), players, seed=seed, clock=True)
-    out = RungResult(rung, variant)
-    started = time.perf_counter()
-    try:
-        for d in range(deals):
-            out.pairs.extend(run_deal_pairs(setup, rung.a, rung.b, 1, first=d))
-            out.seconds = time.perf_counter() - started
-            if progress:
-                print(f"  {variant} {rung.a} vs {rung.b}: {_line(out)}", file=sys.stderr,
-                      flush=True)
-    except KeyboardInterrupt:
-        if not out.pairs:
-            raise
-        out.stopped = True
+    [out] = play_ladder([(rung, variant, deals)], players=players, seed=seed,
+                        progress=progress)
     return out
+
+
+def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: int = 1,
+                progress: bool = False,
+                after: Callable[[list[RungResult]], None] | None = None) -> list[RungResult]:
+    """Play each ``(rung, variant, deal pairs)`` of ``plan``, interleaved: deal pair 0 of
+    every rung, then deal pair 1, ..., so that a run stopped early (Ctrl-C) has played every
+    rung about as often; ``after`` is called with the results after each round of deal pairs.
+    A KeyboardInterrupt ends the run with the deal pairs played so far (those rungs are
+    marked ``stopped``).
+
+    Raises:
+        ValueError: an unknown variant or bot, a bad player count, deal pairs < 1.
+    """
+    setups = {}
+    for rung, variant, deals in plan:
+        if deals < 1:
+            raise ValueError(f"{rung.a} vs {rung.b}: play at least one deal pair, not {deals}")
+        if variant not in setups:
+            setups[variant] = DuplicateSetup(load_preset(variant), players, seed=seed,
+                                             clock=True)
+            setups[variant].check()
+    results = [RungResult(rung, variant) for rung, variant, _ in plan]
+    try:
+        for d in range(max(deals for _, _, deals in plan)):
+            for (rung, variant, deals), out in zip(plan, results, strict=True):
+                if d >= deals:
+                    continue
+                started = time.perf_counter()
+                out.pairs.extend(run_deal_pairs(setups[variant], rung.a, rung.b, 1, first=d))
+                out.seconds += time.perf_counter() - started
+                if progress:
+                    print(f"  {variant} {rung.a} vs {rung.b}: {_line(out)}", file=sys.stderr,
+                          flush=True)
+            if after is not None:
+                after(results)
+    except KeyboardInterrupt:
+        for (_, _, deals), out in zip(plan, results, strict=True):
+            out.stopped = len(out.pairs) < deals
+        results = [r for r in results if r.pairs]
+        if not results:
+            raise
+    return results
 
 
 def _line(r: RungResult) -> str:
@@ -149,6 +182,10 @@ def table(results: list[RungResult]) -> str:
     return "\n".join(rows)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m canasta.sim.ladder",
                                  description=__doc__.splitlines()[0] if __doc__ else None)
@@ -175,29 +212,37 @@ def main(argv: list[str] | None = None) -> int:
         base = targets.get((a.partition(":")[0], b), Rung(a, b))
         spec = args.expert if a == "expert" else a
         rungs.append(Rung(spec, b, base.target, base.lower_above))
-    results = []
+    plan = [(rung, variant, args.expert_deals if rung.a.startswith("expert") else args.deals)
+            for variant in (v.strip() for v in args.variants.split(",") if v.strip())
+            for rung in rungs]
+    command = "python -m canasta.sim.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
+
+    def write(results: list[RungResult]) -> None:
+        if args.json:
+            doc = {"command": command, "seed": args.seed, "players": args.players,
+                   "rungs": [r.to_json() for r in results]}
+            args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+    # A run in the background ignores Ctrl-C: SIGTERM (``kill PID``) stops it the same way.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        for variant in (v.strip() for v in args.variants.split(",") if v.strip()):
-            for rung in rungs:
-                deals = args.expert_deals if rung.a.startswith("expert") else args.deals
-                res = play_rung(rung, variant, deals, players=args.players, seed=args.seed,
-                                progress=args.progress)
-                results.append(res)
-                print(f"{variant} {rung.a} vs {rung.b}: {_line(res)}"
-                      + (" (stopped)" if res.stopped else ""), file=sys.stderr, flush=True)
-                if res.stopped:
-                    raise KeyboardInterrupt
-    except KeyboardInterrupt:
-        print("stopped", file=sys.stderr)
+        results = play_ladder(plan, players=args.players, seed=args.seed,
+                              progress=args.progress, after=write)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"seed {args.seed}, {args.players} players; command: python -m canasta.sim.ladder "
-          + " ".join(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:
+        print("stopped before any deal pair", file=sys.stderr)
+        return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    write(results)
+    stopped = [r for r in results if r.stopped]
+    print(f"seed {args.seed}, {args.players} players; command: {command}")
+    if stopped:
+        print("stopped early: " + ", ".join(f"{r.rung.a} vs {r.rung.b} on {r.variant} after "
+                                            f"{len(r.pairs)} deal pairs" for r in stopped))
     print(table(results))
-    if args.json:
-        args.json.write_text(json.dumps([r.to_json() for r in results], indent=1) + "\n",
-                             encoding="utf-8")
     return 0
 
 
