@@ -25,8 +25,9 @@ def test_the_list_shows_every_bot_with_its_parameters() -> None:
     assert result.exit_code == 0, result.output
     for name in bot_names():
         assert name in result.output
-        for p in bot_info(name).all_params():
+        for p in bot_info(name).params:
             assert p.name in result.output
+    assert "Every bot also takes seed=N" in result.output
     # expert's time: a float from 0.001 to 3600, no default (1 s when no iterations given).
     assert "0.001..3600" in result.output
     assert "Random: any legal move" in result.output

@@ -26,7 +26,8 @@ For one decision:
    of them beats the baseline by one standard error by luck alone more often than not, so
    the default asks for two.
 
-With one legal action the bot answers without searching.
+With one legal action, or one candidate (:func:`candidates`), the bot answers without
+searching.
 
 Value unit: points of the hand, the seat's side minus the best other side (the exact hand
 score when the playout reaches the end of the hand, else :func:`evaluate`). Maximising the
@@ -203,9 +204,12 @@ def prior(view: View, action: Action) -> float:
 
 def candidates(view: View, baseline: Action, width: int) -> list[Action]:
     """The moves to search: ``baseline`` first, then the best of the others by :func:`prior`
-    (``width`` in all; ties keep the engine's order)."""
+    (``width`` in all; ties keep the engine's order). Asking the partner is searched only
+    when it is the baseline: its worth lies in the plan to go out after a yes, which a
+    playout of the policy does not carry, and it is legal at nearly every turn. With no
+    other candidate the bot answers without searching."""
     legal = list(view.legal_actions)
-    others = [a for a in legal if a != baseline]
+    others = [a for a in legal if a != baseline and not isinstance(a, AskPartner)]
     others.sort(key=lambda a: -prior(view, a))
     return [baseline, *others[: max(0, width - 1)]]
 

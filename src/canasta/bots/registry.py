@@ -90,8 +90,10 @@ class Param:
             return "|".join(self.choices)
         if self.kind is bool:
             return "true|false"
-        lo = "" if self.low is None else f"{self.low:g}"
-        hi = "" if self.high is None else f"{self.high:g}"
+        def num(x: float) -> str:
+            return str(int(x)) if self.kind is int else f"{x:g}"
+        lo = "" if self.low is None else num(self.low)
+        hi = "" if self.high is None else num(self.high)
         return f"{lo}..{hi}" if lo or hi else self.kind.__name__
 
 

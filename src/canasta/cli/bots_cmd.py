@@ -55,18 +55,21 @@ def bots_json(lang: str) -> list[dict[str, Any]]:
 
 
 def bots_table(lang: str) -> Table:
-    """One row per bot (its description), then one per parameter."""
+    """One row per bot (its description), then one per parameter but ``seed``, which the
+    caption names once."""
     tab = Table(title=t("bots.title", lang), title_justify="left",
-                caption=t("bots.caption", lang), caption_justify="left")
+                caption=t("bots.caption", lang) + " " + t("bots.seed_note", lang),
+                caption_justify="left")
     tab.add_column(t("bots.col.bot", lang), no_wrap=True)
     for key in ("type", "allowed", "default"):
         tab.add_column(t(f"bots.col.{key}", lang), no_wrap=True)
     tab.add_column(t("bots.col.description", lang), ratio=1)
     for name in bot_names():
         info = bot_info(name)
+        # ``seed``, which every bot takes, is said once under the table.
+        params = info.params
         tab.add_row(f"[bold]{name}[/]", "", "", "", bot_description(info, lang),
-                    end_section=not info.all_params())
-        params = info.all_params()
+                    end_section=not params)
         for i, p in enumerate(params):
             tab.add_row(f"  {p.name}", p.kind.__name__, p.range_text(), default_text(p, lang),
                         param_description(name, p, lang), end_section=i == len(params) - 1)

@@ -1,11 +1,13 @@
 """Tune ``hard``'s weights by its win rate on duplicate deals, and measure one pairing.
 
-``python -m canasta.sim.tune --trials 30 --deals 40 --seed 7 --write`` runs an optuna study
-(the ``tune`` extra: ``pip install 'canasta[tune]'``) over
+``python -m canasta.sim.tune --trials 30 --deals 60 --against greedy,medium --write`` runs an
+optuna study (the ``tune`` extra: ``pip install 'canasta[tune]'``) over
 :class:`~canasta.bots.heuristic.Weights`: each trial plays ``--deals`` duplicate deal pairs
 (:func:`canasta.sim.duplicate.run_deal_pairs`, the deals of ``canasta tournament`` for the
-same seed) of ``hard`` with the candidate weights against ``--against`` (``greedy`` by
-default) on each of ``--variants``, and scores the share of deal pairs won (a tie is half);
+same seed) of ``hard`` with the candidate weights against each bot of ``--against``
+(``greedy`` by default; ``greedy,medium`` so that ``hard`` does not only learn to exploit
+one opponent) on each of ``--variants``, and scores the mean share of deal pairs won (a tie
+is half);
 ``--write`` stores the best weights, the command and the score in
 ``src/canasta/bots/hard_weights.json``. The sampler and the deals are seeded, so the same
 command gives the same weights (docs/bots.md has the command of the shipped ones). Tune on
@@ -25,7 +27,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from canasta.bots import Bot, register_bot
+from canasta.bots import Bot, register_bot, split_specs
 from canasta.bots.heuristic import Weights
 from canasta.bots.levels import hard
 from canasta.core.rules import load_preset
@@ -74,6 +76,7 @@ def _tune(args: argparse.Namespace) -> None:
         sys.exit("tuning needs optuna: pip install 'canasta[tune]'")
     base = Weights()
     variants = args.variants.split(",")
+    opponents = split_specs(args.against)
 
     def objective(trial: optuna.Trial) -> float:
         values = {}
@@ -84,9 +87,10 @@ def _tune(args: argparse.Namespace) -> None:
         w = Weights(**values)
         score = 0.0
         for variant in variants:
-            res = candidate_rate(w, args.against, variant, args.deals, args.players, args.seed)
-            score += res.a_win_rate + res.mean_diff / 100_000  # the margin breaks ties
-        return score / len(variants)
+            for against in opponents:
+                res = candidate_rate(w, against, variant, args.deals, args.players, args.seed)
+                score += res.a_win_rate + res.mean_diff / 100_000  # the margin breaks ties
+        return score / (len(variants) * len(opponents))
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=args.seed)
@@ -114,7 +118,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=40, help="deal pairs per variant")
     ap.add_argument("--variants", default="international")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--against", default="greedy",
+                    help="opponent bot specs, comma-separated (the score is the mean rate)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--write", action="store_true", help="write hard_weights.json")
     args = ap.parse_args(argv)
