@@ -13,8 +13,8 @@ import statistics
 import time
 
 from canasta.bots import make_bot, suggest
-from canasta.core.rules import load_preset
 from canasta.core.match import Match
+from canasta.core.rules import load_preset
 
 
 def main() -> None:

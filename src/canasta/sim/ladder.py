@@ -152,11 +152,15 @@ def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: in
     return results
 
 
+def _ms(m: float | None) -> str:
+    """Milliseconds for the table: two decimals below 10 ms (the heuristics take tenths)."""
+    return "-" if m is None else f"{m:.2f}" if m < 10 else f"{m:.0f}"
+
+
 def _line(r: RungResult) -> str:
     p = r.pairing
     lo, hi = p.ci95
-    ms = [r.median_ms(k) for k in ("a", "b")]
-    times = "/".join("-" if m is None else f"{m:.1f}" for m in ms)
+    times = "/".join(_ms(r.median_ms(k)) for k in ("a", "b"))
     return (f"{p.deal_pairs} deal pairs {p.a_wins}-{p.b_wins}-{p.ties} "
             f"{100 * p.a_win_rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
             f"{p.mean_diff:+.0f} points/pair, median ms a/b {times}, {r.seconds:.0f} s")
@@ -173,8 +177,7 @@ def table(results: list[RungResult]) -> str:
         target = f"≥ {100 * r.rung.target:.0f}%"
         if r.rung.lower_above is not None:
             target += f", low > {100 * r.rung.lower_above:.0f}%"
-        ms = " / ".join("-" if m is None else f"{m:.1f}"
-                        for m in (r.median_ms("a"), r.median_ms("b")))
+        ms = " / ".join(_ms(r.median_ms(k)) for k in ("a", "b"))
         rows.append(f"| {p.a} vs {p.b} | {r.variant} | {p.deal_pairs} | "
                     f"{p.a_wins}–{p.b_wins}–{p.ties} | {100 * p.a_win_rate:.1f}% | "
                     f"{100 * lo:.1f}–{100 * hi:.1f}% | {target} | "
