@@ -123,7 +123,7 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
         if arm is result.arms[0]:
             reasons = (*reasons, Reason("baseline"))
         elif rounds:
-            mean, se = arm.advantage, arm.advantage - arm.lower(1.0)
+            mean, se = arm.advantage, arm.stderr
             reasons = (*reasons, Reason("estimate", {
                 "value": f"{mean:+.0f}", "error": f"{se:.0f}" if math.isfinite(se) else "?",
                 "deals": len(arm.values)}))
