@@ -205,3 +205,47 @@ def test_hint_command_prints_the_suggestions(tmp_path: object) -> None:
     res = runner.invoke(app, ["hint", str(path), "--seat", str((state.actor + 1) % 4)])
     assert res.exit_code == 2 and "not to act" in res.output
     assert state.phase is not Phase.OVER
+
+
+def test_a_move_that_cannot_beat_the_baseline_is_dropped_and_the_search_stops() -> None:
+    """The budget is a maximum: once every alternative is out (one no better than the
+    baseline on every deal, one clearly worse), only the baseline is left and the search is
+    decided; an alternative still in doubt keeps it going."""
+    from canasta.bots.expert import MIN_ROUNDS, Arm, Searcher
+    from canasta.core.actions import Discard, Draw
+
+    base = [float(10 * (i % 3)) for i in range(MIN_ROUNDS)]
+    same = Arm(Discard(5), values=list(base), base=list(base))
+    worse = Arm(Discard(6), values=[v - 50 - i for i, v in enumerate(base)], base=list(base))
+    doubt = Arm(Discard(7), values=[v + (30 if i % 2 else -25) for i, v in enumerate(base)],
+                base=list(base))
+    baseline = Arm(Draw(), values=list(base), base=list(base))
+    searcher = Searcher(GREEDY)
+    arms = [baseline, same, worse, doubt]
+    searcher._eliminate(arms, keep=1)
+    assert [a.alive for a in arms] == [True, False, False, True]
+    assert not searcher._decided(arms, keep=1)
+    doubt.alive = False
+    assert searcher._decided(arms, keep=1)
+    assert not searcher._decided(arms, keep=3)  # hints want their n moves valued
+
+
+def test_with_one_candidate_the_expert_answers_without_searching() -> None:
+    """Asking the partner is searched only as the baseline's move, so a choice between it and
+    one other move is no choice for the search: no deal is sampled."""
+    from canasta.core.actions import AskPartner
+
+    for seed in range(40):
+        state = State.deal(load_preset("international"), 4, seed=seed)
+        bots = [make_bot("greedy", seed * 10 + i) for i in range(4)]
+        while not state.is_over:
+            view = state.view(state.actor)
+            legal = view.legal_actions
+            if len(legal) == 2 and any(isinstance(a, AskPartner) for a in legal):
+                bot = _expert(1, iterations=50)
+                action = bot.choose(view)
+                assert action in legal and not isinstance(action, AskPartner)
+                assert bot.last is not None and bot.last.rounds == 0
+                return
+            state.apply(bots[state.actor].choose(view))
+    pytest.fail("no position with one move besides asking the partner in 40 hands")

@@ -13,8 +13,8 @@ import statistics
 import time
 
 from canasta.bots import make_bot, suggest
+from canasta.core.match import Match
 from canasta.core.rules import load_preset
-from canasta.core.state import State
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
     rules = load_preset(args.variant)
     times: list[float] = []
     for hand in range(args.hands):
-        state = State.deal(rules, 4, seed=hand)
+        state = Match(rules, 4, seed=hand).state  # the match re-deals a misdeal
         bots = [make_bot("hard", hand * 4 + i) for i in range(4)]
         choices = 0
         while not state.is_over:

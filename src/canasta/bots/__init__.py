@@ -13,6 +13,12 @@ from __future__ import annotations
 
 import random
 
+from canasta.bots.expert import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_DEPTH,
+    DEFAULT_PLAYOUT,
+    DEFAULT_WIDTH,
+)
 from canasta.bots.hints import DEFAULT_BUDGET, Reason, Suggestion
 from canasta.bots.registry import (
     BOTS,
@@ -78,14 +84,14 @@ register_bot("easy", _easy, "bot.easy", (
 register_bot("medium", _medium, "bot.medium")
 register_bot("hard", _hard, "bot.hard")
 # By its "module:attribute" name: the expert module imports the registry (its playout policy
-# is a bot spec), so the registry must not import it back.
+# is a bot spec), so the registry must not import it back. Its defaults are the module's.
 register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (
     Param("time", float, None, 0.001, 3600.0),
     Param("iterations", int, None, 1, 1_000_000),
-    Param("playout", str, "hard"),
-    Param("depth", int, 2, 0, 100),
-    Param("width", int, 10, 1, 100),
-    Param("confidence", float, 1.0, 0.0, 10.0),
+    Param("playout", str, DEFAULT_PLAYOUT),
+    Param("depth", int, DEFAULT_DEPTH, 0, 100),
+    Param("width", int, DEFAULT_WIDTH, 1, 100),
+    Param("confidence", float, DEFAULT_CONFIDENCE, 0.0, 10.0),
     Param("baseline", str, ""),
 ))
 # OpenSpiel's ISMCTS (canasta.env.ismcts, the `openspiel` extra): by name, so that listing the
@@ -111,7 +117,6 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, seed: int
         ValueError: ``n`` < 1, a budget that is not positive, the seat is not to act, or an
             unknown playout bot.
     """
-    from canasta.bots.expert import DEFAULT_PLAYOUT
     from canasta.bots.hints import suggest as _suggest
 
     spec = playout or DEFAULT_PLAYOUT

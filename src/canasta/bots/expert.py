@@ -14,11 +14,21 @@ For one decision:
    futures, which removes most of the variance of a comparison);
 3. a playout stops when the hand ends or after ``depth`` more rounds of turns; the position is then
    valued by :func:`evaluate` (the seat's side minus the best other side);
-4. after each round a candidate whose paired difference to the leader is below zero by more
-   than ``z`` standard errors is dropped (the baseline is kept, as the reference of
-   :func:`canasta.bots.hints.suggest`'s values);
-5. the budget is ``iterations`` rounds or ``time`` seconds (whichever ends first when both
-   are given; at least one round is always played); the move with the best mean wins.
+4. after each round (from the :data:`MIN_ROUNDS`-th on) a candidate whose paired difference
+   to the leader, or to the baseline, is below zero by more than ``z`` standard errors is
+   dropped (the baseline is kept, as the reference of :func:`canasta.bots.hints.suggest`'s
+   values);
+5. the search stops as soon as only the baseline is left (nothing else can still beat it: the
+   bot answers at once), or at the budget, ``iterations`` rounds or ``time`` seconds, both
+   maxima (whichever ends first when both are given; at least one round is always played).
+   The move played is the baseline unless another's advantage over it is more than
+   ``confidence`` standard errors (:meth:`SearchResult.best`): with several candidates, one
+   of them beats the baseline by one standard error by luck alone more often than not, so
+   the default asks for two; and over a handful of deals the standard error is itself
+   uncertain, so the threshold is widened as Student's t widens (:meth:`Arm.lower`).
+
+With one legal action, or one candidate (:func:`candidates`), the bot answers without
+searching.
 
 Value unit: points of the hand, the seat's side minus the best other side (the exact hand
 score when the playout reaches the end of the hand, else :func:`evaluate`). Maximising the
@@ -75,12 +85,13 @@ DEFAULT_TIME = 1.0
 #: Rounds (each seat one turn) a playout plays past the decision's turn before it is cut and
 #: valued (0: to the end of the hand).
 DEFAULT_DEPTH = 2
-#: Most candidate moves searched per decision.
-DEFAULT_WIDTH = 10
+#: Most candidate moves searched per decision (fewer candidates get more deals each in the
+#: same time: the baseline and the prior's best five).
+DEFAULT_WIDTH = 6
 #: Standard errors below the leader at which a candidate is dropped.
 DEFAULT_Z = 2.5
 #: Standard errors an alternative must beat the baseline by to be played (``best``).
-DEFAULT_CONFIDENCE = 1.0
+DEFAULT_CONFIDENCE = 2.0
 #: Rounds every candidate plays before any is dropped.
 MIN_ROUNDS = 6
 #: Actions after which a playout stops whatever its depth (no policy can loop for ever).
@@ -194,9 +205,12 @@ def prior(view: View, action: Action) -> float:
 
 def candidates(view: View, baseline: Action, width: int) -> list[Action]:
     """The moves to search: ``baseline`` first, then the best of the others by :func:`prior`
-    (``width`` in all; ties keep the engine's order)."""
+    (``width`` in all; ties keep the engine's order). Asking the partner is searched only
+    when it is the baseline: its worth lies in the plan to go out after a yes, which a
+    playout of the policy does not carry, and it is legal at nearly every turn. With no
+    other candidate the bot answers without searching."""
     legal = list(view.legal_actions)
-    others = [a for a in legal if a != baseline]
+    others = [a for a in legal if a != baseline and not isinstance(a, AskPartner)]
     others.sort(key=lambda a: -prior(view, a))
     return [baseline, *others[: max(0, width - 1)]]
 
@@ -223,14 +237,22 @@ class Arm:
             return -math.inf
         return _paired(self.values, self.base)[0]
 
+    @property
+    def stderr(self) -> float:
+        """Standard error of :attr:`advantage` (inf with fewer than two values)."""
+        return _paired(self.values, self.base)[1] if self.values else math.inf
+
     def lower(self, c: float) -> float:
-        """``advantage`` less ``c`` standard errors (the baseline: exactly 0)."""
+        """``advantage`` less ``c`` standard errors, widened for a small number of deals as
+        Student's t widens the normal quantile (``c`` at many deals; at 2 deals 6.5 times
+        ``c``, at 5 deals 1.4 times): a standard error from a handful of deals is itself
+        noisy, and the search often has no more (the baseline: exactly 0)."""
         if not self.values:
             return -math.inf
         mean, se = _paired(self.values, self.base)
         if mean == 0 and all(v == b for v, b in zip(self.values, self.base, strict=True)):
             return 0.0
-        return mean - c * se
+        return mean - c * t_factor(len(self.values)) * se
 
 
 @dataclass
@@ -249,6 +271,22 @@ class SearchResult:
         if not played:
             return self.arms[0]
         return max(played, key=lambda a: (a.lower(confidence), -self.arms.index(a)))
+
+
+#: Student's t 97.5% quantile for 1..30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t_factor(n: int) -> float:
+    """How much wider Student's t interval is than the normal one for a mean of ``n`` values
+    (the 97.5% quantiles' ratio; 1 for many values, inf for fewer than two)."""
+    if n < 2:
+        return math.inf
+    dof = n - 1
+    t = _T975[dof - 1] if dof <= len(_T975) else 1.96 + 2.5 / dof
+    return t / 1.96
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
@@ -330,9 +368,17 @@ class Searcher:
             rounds += 1
             if rounds >= MIN_ROUNDS:
                 self._eliminate(arms, keep)
-            if _time.perf_counter() > deadline or sum(a.alive for a in arms) == 1:
+            if _time.perf_counter() > deadline or self._decided(arms, keep):
                 break
         return SearchResult(arms, rounds, _time.perf_counter() - start)
+
+    def _decided(self, arms: list[Arm], keep: int) -> bool:
+        """Only the baseline is left, or one other move that beats it by ``z`` standard
+        errors (more rounds would not change the move; hints want ``keep`` > 1 moves)."""
+        alive = [a for a in arms[1:] if a.alive]
+        if keep > 1 or len(alive) > 1:
+            return False
+        return not alive or alive[0].lower(self.z) > 0
 
     def _eliminate(self, arms: list[Arm], keep: int) -> None:
         alive = [a for a in arms if a.alive]
@@ -343,7 +389,10 @@ class Searcher:
                 continue  # the baseline stays: the reference of the values
             n = len(arm.values)
             mean, se = _paired(arm.values, leader.values[len(leader.values) - n:])
-            if mean + self.z * se < 0:
+            # Behind the leader, or unable to beat the baseline (which is played unless
+            # beaten; a move that always scores as the baseline does is no better).
+            base_mean, base_se = _paired(arm.values, arm.base)
+            if mean + self.z * se < 0 or base_mean + self.z * base_se <= 0:
                 arm.alive = False
 
     def playout(self, sample: State, action: Action, team: int, seed: int) -> float:

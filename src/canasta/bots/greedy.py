@@ -21,7 +21,7 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
-from canasta.core.events import Retracted, action_of
+from canasta.core.events import Event, Retracted, action_of
 from canasta.core.state import Phase, View
 
 
@@ -41,10 +41,15 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     # -- entry point ---------------------------------------------------------------------------
+    def _events(self, view: View) -> tuple[Event, ...]:
+        """``view.events`` (built anew at each call: subclasses that read them twice per
+        decision keep them for the decision)."""
+        return view.events
+
     def _may_open(self, view: View) -> bool:
         """False once this seat has taken an opening back this turn: trying again would only
         repeat it. Read from the events, so the bot needs no memory between calls."""
-        for event in reversed(view.events):
+        for event in reversed(self._events(view)):
             played = action_of(event)
             if played is None:
                 continue

@@ -42,13 +42,14 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
+from canasta.core.events import Event
 from canasta.core.state import Phase, View
 
 
 @dataclass(frozen=True)
 class Weights:
     """The weights of :class:`HeuristicBot`'s terms (see the module docstring); each is in
-    points-like units of one term. ``hard``'s are tuned (``canasta.bots.tune``) and shipped in
+    points-like units of one term. ``hard``'s are tuned (``canasta.sim.tune``) and shipped in
     ``hard_weights.json``."""
 
     # drawing
@@ -112,13 +113,21 @@ class HeuristicBot(GreedyBot):
         if name is not None:
             self.name = name
         self._track: Tracking | None = None
+        self._seen: tuple[View, tuple[Event, ...]] | None = None
+
+    def _events(self, view: View) -> tuple[Event, ...]:
+        # Tracking and the opening both read the events: build them once per decision.
+        if self._seen is None or self._seen[0] is not view:
+            self._seen = (view, view.events)
+        return self._seen[1]
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        self._track = track(view) if self.f.tracking else None
+        self._seen = None
+        self._track = track(view, self._events(view)) if self.f.tracking else None
         if view.phase is Phase.ANSWER:
             return self._answer(view, legal)
         if view.phase is Phase.DRAW:

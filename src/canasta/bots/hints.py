@@ -5,12 +5,12 @@ search at a small budget, each with short reasons a player can read.
 ``value`` is an estimate in points of the hand (the seat's side minus the best other side)
 *relative to the baseline*, the move the playout policy (the plain heuristic) would play
 there: 0 for that move, about +40 for a move the search finds 40 points better on average
-over the sampled deals, negative for one it finds worse (less one standard error, see
-:class:`Suggestion`). Reasons are :class:`Reason` values, rendered by the
-front ends through the message catalogues (``hint.reason.<key>``, :mod:`canasta.i18n`); they
-say what a move does (takes a pile of so many points, freezes the pile, completes a canasta,
-opens, goes out, discards a card the next opponent has shown, ...), never why the search
-preferred it.
+over the sampled deals, negative for one it finds worse (less the expert's
+``DEFAULT_CONFIDENCE`` standard errors, see :class:`Suggestion`). Reasons are :class:`Reason`
+values, rendered by the front ends through the message catalogues (``hint.reason.<key>``,
+:mod:`canasta.i18n`); they say what a move does (takes a pile of so many points, freezes the
+pile, completes a canasta, opens, goes out, discards a card the next opponent has shown, ...),
+never why the search preferred it.
 
 Only the View is read: the search deals the unseen cards with ``view.sample_state``.
 """
@@ -74,9 +74,10 @@ class Suggestion:
         action: a legal action of the view.
         value: estimated points of the hand for the seat's side (minus the best other side)
             relative to the playout policy's own move (0 for that move; see the module), a
-            cautious estimate: the mean over the sampled deals less one standard error (the
-            mean and the error are in the ``estimate`` reason). Suggestions come sorted by it,
-            and the first is the move the expert bot plays with the same search.
+            cautious estimate: the mean over the sampled deals less ``DEFAULT_CONFIDENCE``
+            standard errors (the mean and the error are in the ``estimate`` reason).
+            Suggestions come sorted by it, and the first is the move the expert bot plays
+            with the same search.
         reasons: what the move does, best known first.
     """
 
@@ -112,7 +113,7 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
                              iterations=iterations, keep=n)
     rounds = result.rounds
     played = [a for a in result.arms if a.values] or result.arms[:1]
-    # Ranked by the value the expert plays by: the mean advantage less one standard error,
+    # Ranked by the value the expert plays by: the mean advantage less its confidence,
     # so that the first suggestion is the expert's move and a noisy estimate ranks low.
     ranked = sorted(played, key=lambda a: (-_value(a), result.arms.index(a)))
     out = []
@@ -122,7 +123,7 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
         if arm is result.arms[0]:
             reasons = (*reasons, Reason("baseline"))
         elif rounds:
-            mean, se = arm.advantage, arm.advantage - arm.lower(1.0)
+            mean, se = arm.advantage, arm.stderr
             reasons = (*reasons, Reason("estimate", {
                 "value": f"{mean:+.0f}", "error": f"{se:.0f}" if math.isfinite(se) else "?",
                 "deals": len(arm.values)}))

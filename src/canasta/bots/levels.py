@@ -8,7 +8,7 @@ strength).
   weights: opening, pile value, canasta building, holding wild cards, freezing, black-three
   stops, discard safety from the melds on the table, going out when it may;
 * ``hard``: adds card tracking (:mod:`canasta.bots.tracking`), partner play and going-out
-  timing against the match score, with the weights tuned by ``canasta.bots.tune`` and shipped
+  timing against the match score, with the weights tuned by ``canasta.sim.tune`` and shipped
   in ``hard_weights.json`` next to this module.
 """
 
@@ -21,7 +21,7 @@ from importlib import resources
 
 from canasta.bots.heuristic import Features, HeuristicBot, Weights
 
-#: The tuned weights of ``hard`` (written by ``python -m canasta.bots.tune --write``).
+#: The tuned weights of ``hard`` (written by ``python -m canasta.sim.tune --write``).
 HARD_WEIGHTS_FILE = "hard_weights.json"
 
 

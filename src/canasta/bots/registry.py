@@ -90,8 +90,10 @@ class Param:
             return "|".join(self.choices)
         if self.kind is bool:
             return "true|false"
-        lo = "" if self.low is None else f"{self.low:g}"
-        hi = "" if self.high is None else f"{self.high:g}"
+        def num(x: float) -> str:
+            return str(int(x)) if self.kind is int else f"{x:g}"
+        lo = "" if self.low is None else num(self.low)
+        hi = "" if self.high is None else num(self.high)
         return f"{lo}..{hi}" if lo or hi else self.kind.__name__
 
 
@@ -255,14 +257,25 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 
 def split_specs(text: str) -> list[str]:
-    """Split ``"hard:seed=3,x=1,greedy"`` into specs: a comma-separated part holding ``=``
-    but no ``:`` continues the previous spec's parameters."""
+    """Split a comma-separated list of bot specs, where a spec's own parameters are also
+    separated by commas: a piece ``key=value`` (an ``=`` and no ``:``) continues the spec
+    before it (``greedy,seed=3`` is ``greedy:seed=3``). Every front end that takes a list of
+    bots (``--bots`` of ``play``, ``simulate``, ``tournament``) splits it here.
+
+    >>> split_specs("expert:time=0.5,playout=hard,hard:seed=3,greedy")
+    ['expert:time=0.5,playout=hard', 'hard:seed=3', 'greedy']
+
+    Raises:
+        ValueError: the list starts with a parameter that belongs to no bot.
+    """
     out: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        if out and "=" in part and ":" not in part and ":" in out[-1]:
-            out[-1] += "," + part
+        if "=" in part and ":" not in part:
+            if not out:
+                raise ValueError(f"bots: '{part}' is a parameter, but no bot comes before it")
+            out[-1] += ("," if ":" in out[-1] else ":") + part
         else:
             out.append(part)
     return out

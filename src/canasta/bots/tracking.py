@@ -13,10 +13,11 @@ Ranks are 1..13 (:func:`canasta.core.cards.rank_of`); wild cards are counted und
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from canasta.core.cards import rank_of
-from canasta.core.events import Discarded, Drew, TookPile, UpcardTurned
+from canasta.core.events import Discarded, Drew, Event, TookPile, UpcardTurned
 from canasta.core.state import View
 
 NATURALS_PER_PACK = 4
@@ -71,14 +72,15 @@ def unseen_by_rank(view: View) -> list[int]:
     return [max(0, n) for n in unseen]
 
 
-def track(view: View) -> Tracking:
-    """The :class:`Tracking` of ``view`` (reads its visible events once)."""
+def track(view: View, events: Sequence[Event] | None = None) -> Tracking:
+    """The :class:`Tracking` of ``view`` (reads its visible events once; ``events``: those
+    events when the caller has them already)."""
     n = view.players
     discarded = [[0] * 14 for _ in range(n)]
     declined = [[0] * 14 for _ in range(n)]
     top: int | None = None
     may_take = True
-    for event in view.events:
+    for event in view.events if events is None else events:
         if isinstance(event, Discarded):
             discarded[event.seat][rank_of(event.card)] += 1
             top = event.card

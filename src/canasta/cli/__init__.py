@@ -35,9 +35,19 @@ def _main(
 
 
 def _register() -> None:
-    from canasta.cli import hint, play, replay, rules_cmd, score, serve, simulate, tournament
+    from canasta.cli import (
+        bots_cmd,
+        hint,
+        play,
+        replay,
+        rules_cmd,
+        score,
+        serve,
+        simulate,
+        tournament,
+    )
 
-    for module in (play, simulate, tournament, rules_cmd, score, replay, serve, hint):
+    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, serve, hint):
         module.register(app)
 
 

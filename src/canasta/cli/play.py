@@ -30,6 +30,7 @@ import canasta.cli.explain as explain
 import canasta.cli.moves as moves
 import canasta.cli.render as render
 from canasta.bots import BOTS, make_bot
+from canasta.bots import split_specs as split_bot_specs
 from canasta.cli.session import Session, decision_seed, split_record_name  # noqa: F401
 from canasta.core.events import action_of
 from canasta.core.match import Match
@@ -269,20 +270,6 @@ class Game:
         self.console.print(render.totals_table(self.match.scores, s.team_names,
                                                self.match.rules.target(self.match.players),
                                                s.hand_number, s.lang))
-
-
-def split_bot_specs(spec: str) -> list[str]:
-    """``--bots`` as a list of bot specs: commas part the seats, but a comma followed by a
-    ``key=value`` belongs to the previous spec (``expert:time=0.5,seed=3,easy``)."""
-    out: list[str] = []
-    for part in (p.strip() for p in spec.split(",")):
-        if not part:
-            continue
-        if out and ":" in out[-1] and "=" in part and ":" not in part:
-            out[-1] += "," + part
-        else:
-            out.append(part)
-    return out
 
 
 def _bot_list(spec: str | None, seats: int) -> list[str]:

@@ -40,7 +40,8 @@ Standard library only (the bots aside); :mod:`canasta.sim.tournament` runs many 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
@@ -70,6 +71,8 @@ class DuplicateSetup:
         max_actions: a hand longer than this raises (a bot that cannot end a hand).
         max_hands: with ``match``: a match still undecided after this many hands ends there,
             scored as it stands.
+        clock: time every decision with a choice (more than one legal action) into
+            :attr:`PlayResult.times` (benchmarks; wall-clock seconds, so not reproducible).
     """
 
     rules: Rules
@@ -79,6 +82,7 @@ class DuplicateSetup:
     match: bool = False
     max_actions: int = 20_000
     max_hands: int = 60
+    clock: bool = False
 
     def check(self) -> None:
         """Raises ValueError for a player count the rules do not allow, a bad team size or
@@ -107,6 +111,8 @@ class PlayResult:
         hands: hands played (1 unless ``match``).
         actions: actions applied over those hands.
         diff: mean score of *a*'s sides minus mean score of *b*'s sides (exact).
+        times: with ``DuplicateSetup.clock``: seconds of each decision with a choice, of
+            bot *a* and of bot *b* (empty otherwise; not compared).
     """
 
     seating: Seating
@@ -115,6 +121,8 @@ class PlayResult:
     hands: int
     actions: int
     diff: Fraction
+    times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()),
+                                                               compare=False)
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,12 @@ class PairResult:
     @property
     def hands(self) -> int:
         return sum(p.hands for p in self.plays)
+
+    def times(self, bot: Literal["a", "b"]) -> list[float]:
+        """Seconds of each decision with a choice of ``bot`` over the plays (needs
+        ``DuplicateSetup.clock``; empty otherwise)."""
+        k = 0 if bot == "a" else 1
+        return [x for p in self.plays for x in p.times[k]]
 
 
 def seatings(sides: int) -> list[Seating]:
@@ -186,12 +200,13 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
           seed_of_deal: int) -> PlayResult:
     match = Match(setup.rules, setup.players, seed=seed_of_deal, team_size=setup.team_size)
     teams = match.teams
-    seat_spec = [""] * setup.players
+    side_of = [0] * setup.players  # per seat: 0 for bot a, 1 for bot b
     for t, seats in enumerate(teams):
         for s in seats:
-            seat_spec[s] = specs[seating[t]]
-    bots: list[Bot] = [make_bot(seat_spec[s], bot_seed(seed_of_deal, s))
+            side_of[s] = seating[t]
+    bots: list[Bot] = [make_bot(specs[side_of[s]], bot_seed(seed_of_deal, s))
                        for s in range(setup.players)]
+    times: tuple[list[float], list[float]] = ([], [])
     deck = match.state.deck
     totals = [0] * len(teams)
     hands = actions = 0
@@ -207,8 +222,15 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
                 raise RuntimeError(f"hand {hands + 1} did not end in {setup.max_actions} "
                                    "actions")
             actor = state.actor
+            view = state.view(actor)
+            if setup.clock and len(view.legal_actions) > 1:
+                start = time.perf_counter()
+                action = bots[actor].choose(view)
+                times[side_of[actor]].append(time.perf_counter() - start)
+            else:
+                action = bots[actor].choose(view)
             # state.apply, not match.apply: the match's text record of actions is not needed.
-            state.apply(bots[actor].choose(state.view(actor)))
+            state.apply(action)
             n += 1
         actions += n
         hands += 1
@@ -221,7 +243,8 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
     mine = [scores[t] for t in range(len(teams)) if seating[t] == 0]
     theirs = [scores[t] for t in range(len(teams)) if seating[t] == 1]
     diff = Fraction(sum(mine), len(mine)) - Fraction(sum(theirs), len(theirs))
-    return PlayResult(seating, scores, deck, hands, actions, diff)
+    return PlayResult(seating, scores, deck, hands, actions, diff,
+                      (tuple(times[0]), tuple(times[1])))
 
 
 def play_deal_pair(setup: DuplicateSetup, a: str, b: str, deal: int) -> PairResult:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from canasta.bots import Bot, make_bot
+from canasta.bots import Bot, make_bot, split_specs
 from canasta.core.match import Match
 from canasta.core.rules import Rules
 from canasta.core.state import Phase
@@ -105,13 +105,14 @@ class SimStats:
 
 
 def parse_bots(spec: str | Sequence[str], players: int) -> list[str]:
-    """Bot names per seat from ``"greedy,random,..."``; one name means every seat.
+    """Bot specs per seat from ``"greedy,random,..."`` (split by
+    :func:`canasta.bots.split_specs`: ``expert:time=0.5,width=4,greedy`` is two); one spec
+    means every seat.
 
     Raises:
         ValueError: the wrong number of names or an unknown bot.
     """
-    names = [b.strip() for b in (spec.split(",") if isinstance(spec, str) else spec)]
-    names = [b for b in names if b]
+    names = split_specs(spec) if isinstance(spec, str) else [b.strip() for b in spec if b.strip()]
     if len(names) == 1:
         names *= players
     if len(names) != players:

@@ -42,6 +42,7 @@ from itertools import combinations
 from typing import Any
 
 from canasta.bots import make_bot
+from canasta.bots.registry import split_specs as split_bot_specs
 from canasta.sim.duplicate import DuplicateSetup, PairResult, play_deal_pair, seatings
 
 __all__ = [
@@ -54,30 +55,6 @@ Z95 = 1.959963984540054
 
 #: (pairing number, deal number, bot a, bot b): one deal pair to play.
 Task = tuple[int, int, str, str]
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """Bot specs from a comma-separated list, where a spec's own parameters are also
-    separated by commas: a piece ``key=value`` (an ``=`` and no ``:``) continues the spec
-    before it.
-
-    >>> split_bot_specs("expert:time=0.5,playout=hard,hard:seed=3,greedy")
-    ['expert:time=0.5,playout=hard', 'hard:seed=3', 'greedy']
-
-    Raises:
-        ValueError: the list starts with a parameter that belongs to no bot.
-    """
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece:
-            if not specs:
-                raise ValueError(f"bots: '{piece}' is a parameter, but no bot comes before it")
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -132,6 +109,20 @@ class PairingResult:
     def ci95(self) -> tuple[float, float]:
         """The 95% Wilson interval of :attr:`a_win_rate`."""
         return wilson(self.a_wins + self.ties / 2, self.deal_pairs)
+
+    @classmethod
+    def of(cls, a: str, b: str, pairs: Sequence[PairResult]) -> PairingResult:
+        """The pairing's counts from its deal pairs (``a`` is each pair's bot *a*).
+
+        Raises:
+            ValueError: no deal pair.
+        """
+        if not pairs:
+            raise ValueError(f"{a} vs {b}: no deal pair played")
+        diff = sum((p.diff for p in pairs), Fraction(0))
+        return cls(a, b, len(pairs), sum(p.winner == "a" for p in pairs),
+                   sum(p.winner == "b" for p in pairs), sum(p.winner is None for p in pairs),
+                   float(diff / len(pairs)), sum(p.hands for p in pairs))
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.ci95
@@ -381,12 +372,8 @@ def run_tournament(
     ordered = [results[key] for key in sorted(results)]
     pairings = []
     for i, (a, b) in enumerate(pairing_list):
-        mine = [p for (d, j), p in sorted(results.items()) if j == i]
-        diff = sum((p.diff for p in mine), Fraction(0))
-        pairings.append(PairingResult(
-            a, b, len(mine), sum(p.winner == "a" for p in mine),
-            sum(p.winner == "b" for p in mine), sum(p.winner is None for p in mine),
-            float(diff / len(mine)), sum(p.hands for p in mine)))
+        pairings.append(PairingResult.of(
+            a, b, [p for (d, j), p in sorted(results.items()) if j == i]))
     return TournamentResult(
         bots=names, variant=setup.rules.name, players=setup.players, deals=deals,
         seed=setup.seed, match=setup.match, pairings=pairings,

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from canasta.bots import BOTS, Bot, make_bot
+from canasta.bots import BOTS, Bot, make_bot, parse_spec
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
@@ -95,6 +95,21 @@ def bot_levels() -> list[str]:
 
 def default_level() -> str:
     return "greedy" if "greedy" in BOTS else next(iter(BOTS))
+
+
+def check_level(level: object, where: str) -> str:
+    """A seat's bot: any spec the registry accepts (``hard``, ``expert:time=0.5``).
+
+    Raises:
+        WebError: not a string, or a spec :func:`canasta.bots.parse_spec` refuses.
+    """
+    if not isinstance(level, str):
+        raise _bad(f"{where}: a bot spec such as {default_level()!r}")
+    try:
+        parse_spec(level)
+    except ValueError as exc:
+        raise _bad(f"{where}: {exc}") from None
+    return level
 
 
 @dataclass
@@ -379,9 +394,7 @@ class TableManager:
             kind = item.get("type", "human")
             if kind not in ("human", "bot"):
                 raise _bad(f"seats[{i}].type must be 'human' or 'bot'")
-            level = item.get("level") or default_level()
-            if level not in BOTS:
-                raise _bad(f"seats[{i}].level: choose one of {', '.join(BOTS)}")
+            level = check_level(item.get("level") or default_level(), f"seats[{i}].level")
             name = item.get("name") or ""
             if not isinstance(name, str):
                 raise _bad(f"seats[{i}].name must be a string")
@@ -544,9 +557,7 @@ class TableManager:
                 0 <= seat < table.players
             ):
                 raise _bad(f"'seat' must be a seat number from 0 to {table.players - 1}")
-            level = level or default_level()
-            if level not in BOTS:
-                raise _bad(f"'level': choose one of {', '.join(BOTS)}")
+            level = check_level(level or default_level(), "'level'")
             target = table.seats[seat]
             if target.controller == "bot":
                 raise WebError("not-allowed", f"a bot already plays {target.name}'s seat")
