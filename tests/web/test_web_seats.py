@@ -235,3 +235,15 @@ def test_undo_takes_back_this_turns_melds_and_is_off_by_default(client: Any) -> 
     r = client.post(f"/api/tables/{plain['table']}/undo",
                     json={"token": tok, "version": before["version"]})
     assert r.status_code == 409 and "house rule" in r.json()["message"]
+
+
+def test_dealing_the_next_hand_brings_an_away_person_back(client: Any) -> None:
+    created = create(client, ["human", "bot"], clock=1, level="greedy")
+    table, token = created["table"], created["seats"][0]["token"]
+    wait_for(lambda: seat_of(view(client, table), 0)["away"], timeout=8, what="away")
+    v = wait_for(lambda: (lambda v: v if v["view"]["phase"] == "over" else None)(
+        view(client, table)), timeout=60, what="the hand to end")
+    r = client.post(f"/api/tables/{table}/next-hand", json={"token": token,
+                                                            "version": v["version"]})
+    assert r.status_code == 200, r.text
+    assert seat_of(r.json(), 0)["controller"] == "human" and not seat_of(r.json(), 0)["away"]

@@ -216,6 +216,9 @@ class TableManager(AssistedService):
                 raise WebError("storage", "the new hand could not be stored") from None
             table.version += 1
             table.undo_mark = None
+            me = table.seats[seat]
+            if me.away:  # dealing is a sign of life: the person plays their seat again
+                await self._set_controller(table, me, "human", me.level)
             self._changed(table)
             return table.payload(seat)
 

@@ -16,7 +16,7 @@ function renderClock() {
   document.querySelectorAll(".seat-clock").forEach((e) => {
     if (left === null) { e.textContent = ""; return; }
     const n = Math.ceil(left);
-    e.textContent = "\u23f1 " + t("ui.clock_left", { n });
+    e.textContent = t("ui.clock_left", { n });
     e.classList.toggle("low", n <= 10);
   });
 }
@@ -74,7 +74,8 @@ function renderHint() {
     item.reasons.filter((r) => r.key !== "hint.reason.estimate").forEach((r) => {
       const values = {};
       Object.entries(r.values || {}).forEach(([k, x]) => {
-        values[k] = typeof x === "string" && /^(JK|[2-9AKQJ]|10)[shdc]?$/.test(x) && x.length > 1 ? cardLabel(x) : x;
+        // card texts ("7h") are shown with their suit; ranks ("10", "K") stay as they are
+        values[k] = typeof x === "string" && /^([2-9AKQJ]|10)[shdc]$/.test(x) ? cardLabel(x) : x;
       });
       why.appendChild(el("li", null, t(r.key, values)));
     });

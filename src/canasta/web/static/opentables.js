@@ -17,6 +17,7 @@ async function loadOpen() {
 function renderOpen() {
   const list = $("open-tables");
   list.replaceChildren();
+  $("join-name").parentElement.classList.toggle("hidden", !OPEN.length);
   if (!OPEN.length) {
     list.appendChild(el("li", "none", t("ui.no_open_tables")));
     return;

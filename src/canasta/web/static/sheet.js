@@ -15,8 +15,8 @@ function sheetLabel(item, team, end) {
   if (!item || !item.code) return "";
   const values = Object.assign({}, item.values);
   if (values.player !== undefined) {
-    const holders = end.teams[team].filter((seat) => seat !== end.wentOut);
-    const seat = holders[Number(values.player) - 1];
+    // numbered within the side, the one who went out keeping a number (core.scoring)
+    const seat = end.teams[team][Number(values.player) - 1];
     values.player = seat === undefined ? t("score.player_n", { n: values.player }) : seatName(seat);
   }
   return t("score." + item.code, values);

@@ -295,7 +295,7 @@ function renderCenter() {
   if (v.stock_size) stock.appendChild(backEl());
   else stock.appendChild(el("div", "card slot"));
   stock.appendChild(el("span", "size", String(v.stock_size)));
-  const canDraw = isActor() && v.legal.some((a) => a.type === "draw");
+  const canDraw = isActor() && connState === "online" && v.legal.some((a) => a.type === "draw");
   $("stock").classList.toggle("clickable", canDraw);
   $("stock").onclick = canDraw ? () => act({ type: "draw" }) : null;
 
@@ -356,7 +356,7 @@ function legalOf(type) {
 }
 
 function takeAction() {
-  if (!isActor() || V().phase !== "draw") return null;
+  if (!isActor() || V().phase !== "draw" || connState !== "online") return null;
   const cards = selectedCards();
   const sig = signature(cards);
   const match = legalOf("take-pile").find((a) => signature(a.cards) === sig);
@@ -401,6 +401,7 @@ function renderActions() {
     box.appendChild(button(t("ui.show_sheet"), "secondary", openSheet, true, "sheet"));
     if (!S.match.over) box.appendChild(button(t("ui.next_hand"), "primary", nextHand, true, "next-hand"));
     else box.appendChild(button(t("ui.rematch"), "primary", rematch, true, "rematch"));
+    if (S.seats[S.you].away) box.appendChild(button(t("ui.im_back"), "secondary", () => send({ type: "take-back" }), true, "take-back"));
     return;
   }
   const away = awayStatus();
