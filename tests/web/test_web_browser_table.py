@@ -8,6 +8,7 @@ Screenshots go to $CANASTA_SHOTS (default test-artefacts/web/)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,8 @@ def test_mid_hand_a_hint_the_drawn_card_the_last_moves_and_the_points(
     assert page.locator(".hint-why li").count() >= 1
     assert " 1: " not in page.inner_text(".hint-list")  # "Meld of 10", never "of 1"
     shot(page, f"{size}-table-hint", full=True)
+    # a side of two opens in the plural ("Bruno & Davi have opened"), never "has"
+    assert not re.search(r"&[^\n]* has opened", page.inner_text("#log"))
     assert page.errors == []
 
 

@@ -201,7 +201,8 @@ def _turn_with_a_meld(client: Any, created: dict[str, Any]) -> tuple[str, dict[s
     raise AssertionError("no seat could meld")
 
 
-def test_undo_takes_back_this_turns_melds_and_is_off_by_default(client: Any) -> None:
+def test_undo_takes_back_this_turns_melds_and_is_off_by_default(any_client: Any) -> None:
+    client = any_client  # the undone actions are marked on SQLite and PostgreSQL alike
     created = create(client, ["human"] * 4, undo=True)
     table = created["table"]
     tok, before = _turn_with_a_meld(client, created)

@@ -83,6 +83,7 @@ function renderHint() {
     list.appendChild(li);
   });
   box.appendChild(list);
+  box.scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
 // The status line of a seat a bot keeps for its absent person.
