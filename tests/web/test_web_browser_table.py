@@ -242,3 +242,42 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
     page.wait_for_selector(".hand .card")
     assert page.evaluate("S.you") == 0 and page.evaluate("S.hand_number") == 0
     assert page.errors == []
+
+
+def test_undo_as_a_house_rule_and_no_hint_where_hints_are_off(server: ServerProcess,
+                                                             browser: Any) -> None:
+    created = table(server, ["human", "human"], undo=True, hints=False)
+    tid = created["table"]
+    toks = [s["token"] for s in created["seats"]]
+    for _ in range(200):  # draw and discard through the API until a drawn hand can meld
+        _, pub = server.request("GET", f"/api/tables/{tid}")
+        seat = pub["view"]["actor"]
+        _, mine = server.request("GET", f"/api/tables/{tid}", token=toks[seat])
+        legal = mine["view"]["legal"]
+        if mine["view"]["phase"] == "play" and any(a["type"] == "meld" for a in legal):
+            break
+        kind = "draw" if mine["view"]["phase"] == "draw" else "discard"
+        move = {k: x for k, x in next(a for a in legal if a["type"] == kind).items()
+                if k != "text"}
+        status, _ = server.request("POST", f"/api/tables/{tid}/actions",
+                                   {"token": toks[seat], "version": mine["version"],
+                                    "action": move}, token=None)
+        assert status == 200
+    else:
+        raise AssertionError("no hand could meld")
+    page = new_page(browser, PHONE)
+    page.goto(server.base + created["seats"][seat]["path"])
+    my_turn(page, "play")
+    assert page.locator("[data-action=hint]").count() == 0
+    cards = page.locator(".hand .card").count()
+    meld = next(a for a in legal if a["type"] == "meld")
+    v = version(page)
+    page.evaluate(f"act({{type: 'meld', cards: {meld['cards']!r}}})".replace("'", '"'))
+    page.wait_for_function(f"document.body.dataset.version !== '{v}'")
+    assert page.locator(".hand .card").count() < cards
+    v = version(page)
+    page.click("[data-action=undo]")
+    page.wait_for_function(f"document.body.dataset.version !== '{v}'")
+    assert page.locator(".hand .card").count() == cards
+    assert page.locator("[data-action=undo]").count() == 0
+    assert page.errors == []
