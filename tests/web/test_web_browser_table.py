@@ -108,12 +108,19 @@ def test_mid_hand_a_hint_the_drawn_card_the_last_moves_and_the_points(
     assert "of 50" in page.inner_text("#sel-points") or "opening" not in page.inner_text(
         "#sel-points")
     page.click("[data-action=hint]")
-    page.wait_for_selector(".hint-list li", timeout=20_000)
+    page.wait_for_selector(".hint-list li", timeout=60_000)
     moves = page.locator(".hint-move b").all_inner_texts()
     assert moves and all(not m.startswith(("meld ", "discard ", "lay-off ")) for m in moves)
     assert page.locator(".hint-why li").count() >= 1
     assert " 1: " not in page.inner_text(".hint-list")  # "Meld of 10", never "of 1"
     shot(page, f"{size}-table-hint", full=True)
+    # the highlight's animation, and none for who asks for reduced motion
+    probe = ("(() => { const d = document.createElement('div'); d.className = 'anim';"
+             " document.body.appendChild(d); const n = getComputedStyle(d).animationName;"
+             " d.remove(); return n; })()")
+    assert page.evaluate(probe) == "canasta-pop"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(probe) == "none"
     # a side of two opens in the plural ("Bruno & Davi have opened"), never "has"
     assert not re.search(r"&[^\n]* has opened", page.inner_text("#log"))
     assert page.errors == []

@@ -192,10 +192,19 @@ function renderTop() {
 function renderSeats() {
   const box = $("seats");
   const mine = $("me-seat");
+  const left = $("seat-left");
+  const right = $("seat-right");
   box.replaceChildren();
   mine.replaceChildren();
+  left.replaceChildren();
+  right.replaceChildren();
   const partners = S.you === null ? [] : V().teams[myTeam()];
-  for (const i of seatOrder()) {
+  const order = seatOrder();
+  // four at a table: the left neighbour and the right one beside the stock and the pile,
+  // the partner across (above); other counts sit in a row above
+  const place = (i) => (i === S.you ? mine : S.players === 4 && S.you !== null
+    ? (i === order[0] ? left : i === order[2] ? right : box) : box);
+  for (const i of order) {
     const seat = S.seats[i];
     const chip = el("div", "seat team-" + seat.team);
     chip.dataset.seat = String(i);
@@ -221,7 +230,7 @@ function renderSeats() {
     if (S.clock && S.clock.seat === i) chip.appendChild(el("div", "seat-clock"));
     chip.title = t("ui.cards_n", { n: V().hand_sizes[i] });
     // the own seat sits at the bottom, by the hand; the others around the table
-    (i === S.you ? mine : box).appendChild(chip);
+    place(i).appendChild(chip);
   }
 }
 
