@@ -18,11 +18,12 @@ from conftest import create
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[AKQJT2-9])[shdc](?![A-Za-z0-9])"
                   r"|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
-SEAT_KEYS = {"hand", "legal", "go_out"}
+SEAT_KEYS = {"hand", "legal", "go_out", "hand_points", "drawn"}
 PUBLIC_KEYS = {
     "phase", "current", "actor", "teams", "hand_sizes", "melds", "red_threes", "pile_top",
     "pile_size", "pile_frozen", "stopped", "stock_size", "scores", "opened", "opening_minimum",
     "opening_points", "log", "events", "canasta_size", "end_reason", "went_out", "log_entries",
+    "last_moves", "hands_left",
 }
 
 
@@ -76,6 +77,9 @@ def secret_cards(state: State, seat: int | None) -> set[int]:
     if state.pile:
         shown.add(state.pile[-1])
     shown |= _shown_by_events(state, seat)
+    if state.is_over:  # the players show the cards they were left with, for the count
+        shown |= {c for other in range(state.players) for c in range(NUM_CODES)
+                  if state.hands[other][c]}
     hidden: set[int] = set(state.stock) | set(state.surprise) | set(state.pile[:-1])
     hidden |= set(state.pending_pile)
     for other in range(state.players):

@@ -22,9 +22,12 @@ def register(app: typer.Typer) -> None:
         bot_delay: float = typer.Option(0.6, "--bot-delay", min=0.0,
                                         help="Seconds a bot waits before each move."),
         log_level: str = typer.Option("info", help="uvicorn log level."),
+        away_after: float = typer.Option(
+            45.0, "--away-after", min=0.0,
+            help="Seconds a disconnected person's turn waits before a bot plays it."),
     ) -> None:
         """Serve tables in the browser: create one, send the invitation links, play."""
         from canasta.web.server import run
 
         typer.echo(f"canasta: open http://{host}:{port}/ to create a table (database {db})")
-        run(host, port, db, bot_delay, log_level)
+        run(host, port, db, bot_delay, log_level, away_after)

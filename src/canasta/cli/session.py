@@ -21,11 +21,12 @@ from typing import Any
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
 from canasta.cli.render import team_names
-from canasta.core.actions import Action, LayOff, Meld, parse_action
+from canasta.core.actions import Action, parse_action
 from canasta.core.cards import card_text, sort_key
-from canasta.core.events import Drew, Event, Melded, Opened, RedThreesLaidOut, TookPile
+from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
 from canasta.core.match import Match
-from canasta.core.state import IllegalActionError, Phase, State, View
+from canasta.core.state import IllegalActionError, State, View
+from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
 from canasta.i18n import describe_event, t
 from canasta.i18n.refusals import refusal_parts
@@ -100,7 +101,7 @@ class Session:
         self.last_refusal: IllegalActionError | None = None
         #: Seconds of search per hint (canasta.bots.suggest).
         self.hint_budget = 0.4
-        self._mark: tuple[State, int, int] | None = None
+        self._mark: TurnMark | None = None
 
     # -- what the front ends show --------------------------------------------------------------
     @property
@@ -251,9 +252,7 @@ class Session:
             if isinstance(event, TookPile) and self.gained:
                 lines.append(t("play.you_took", self.lang,
                                cards=" ".join(card_text(c) for c in self.gained)))
-            if self.state.actor == self.human and self.state.phase is Phase.PLAY:
-                self._mark = (self.state.clone(), len(self.match.record.actions),
-                              len(self.state.events))
+            self._mark = TurnMark.after_draw(self.match, self.human)
         if self.state.actor != self.human or self.state.is_over:
             self.gained = ()
             self._mark = None
@@ -285,18 +284,9 @@ class Session:
         if not self.allow_undo:
             return Reply("info", [t("play.undo.off", self.lang)])
         mark = self._mark
-        rec = self.match.record
-        if mark is None or not self.human_to_act() or len(rec.actions) <= mark[1]:
+        since = mark.undo(self.match) if mark is not None and self.human_to_act() else []
+        if not since:
             return Reply("info", [t("play.undo.nothing", self.lang)])
-        since = rec.actions[mark[1]:]
-        events = self.state.events[mark[2]:]
-        own = all(seat == self.human and isinstance(parse_action(text), (Meld, LayOff))
-                  for seat, text in since)
-        quiet = all(isinstance(e, (Melded, Opened)) for e in events)
-        if not (own and quiet):
-            return Reply("info", [t("play.undo.nothing", self.lang)])
-        self.match.state = mark[0].clone()
-        del rec.actions[mark[1]:]
         self.autosave()
         taken = ", ".join(moves.short_text(parse_action(text)) for _, text in since)
         return Reply("info", [t("play.undo.done", self.lang, moves=taken)])

@@ -14,8 +14,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--db", default=DEFAULT_DB)
     p.add_argument("--bot-delay", type=float, default=0.6)
     p.add_argument("--log-level", default="info")
+    p.add_argument("--away-after", type=float, default=45.0,
+                   help="seconds a disconnected person's turn waits before a bot plays it")
     a = p.parse_args(argv)
-    run(a.host, a.port, a.db, a.bot_delay, a.log_level)
+    run(a.host, a.port, a.db, a.bot_delay, a.log_level, a.away_after)
 
 
 if __name__ == "__main__":

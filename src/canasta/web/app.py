@@ -4,8 +4,12 @@ HTTP API (JSON)::
 
     GET  /api/variants                      presets, player counts, house rules, bot levels
     POST /api/tables                        create: {"variant", "options", "players",
-                                            "team_size", "seats": [{"type": "human"|"bot",
-                                            "level", "name"}]} -> links with seat tokens
+                                            "team_size", "seats": [{"type": "human"|"bot"|
+                                            "open", "level", "name"}], "clock", "level",
+                                            "hints", "undo", "public"} -> links with seat
+                                            tokens (canasta.web.settings)
+    GET  /api/lobby                         {"tables": public tables with a free seat}
+    POST /api/tables/{id}/seats/{seat}/join {"name"}: take a free seat -> {"token", "path"}
     GET  /api/tables/{id}                   the table as a spectator sees it; with the header
                                             "Authorization: Bearer <seat token>", as that seat
     POST /api/tables/{id}/actions           {"token", "version", "action": {JSON form}} or
@@ -13,6 +17,9 @@ HTTP API (JSON)::
     POST /api/tables/{id}/go-out            {"token", "version"}: play the going-out plan
     POST /api/tables/{id}/next-hand         {"token", "version"}
     POST /api/tables/{id}/seats/{seat}/bot  {"token", "level"}: a bot plays that seat
+    POST /api/tables/{id}/hint              {"token"}: the best moves of the seat to act
+    POST /api/tables/{id}/undo              {"token", "version"}: house rule undo
+    POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table"}
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
     GET  /i18n                              {"languages": ["en", "it", ...]}
@@ -22,9 +29,11 @@ WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<se
 (no token: a spectator) and receives ``{"type": "state", ...}`` now and after every change.
 It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"text"``),
 ``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
-``{"type": "bot", "seat": s, "level": "greedy"}``, ``{"type": "take-back"}`` and
-``{"type": "ping"}``. A refused message is answered ``{"type": "error", "code", "message",
-"version"}`` to its sender only, and the table is unchanged; an illegal move's error also
+``{"type": "bot", "seat": s, "level": "medium"}``, ``{"type": "take-back"}`` (I'm back),
+``{"type": "hint"}`` (answered ``{"type": "hint", "version", "items"}`` to the sender),
+``{"type": "undo", "version": n}``, ``{"type": "rematch"}`` and ``{"type": "ping"}``.
+A refused message is answered ``{"type": "error", "code", "message", "version"}`` to its
+sender only, and the table is unchanged; an illegal move's error also
 carries ``"rule"`` and ``"refusal"`` (``{"rule", "key", "values", "variant", "seed",
 "quote"}``, see :func:`canasta.i18n.refusals.refusal_parts`), from which the page writes
 "Not allowed: …" in its own language with the variant's seed sentence.
@@ -88,11 +97,12 @@ def _bearer(request: Request) -> str | None:
 
 
 def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float = 0.6,
-               store: Store | None = None) -> Starlette:
+               away_after: float = 45.0, store: Store | None = None) -> Starlette:
     """Build the app. ``db`` is a SQLAlchemy URL (or a SQLite file path); migrations run at
-    start-up. ``store`` replaces ``db`` (tests)."""
+    start-up. ``away_after``: seconds a disconnected person's turn waits before a bot plays
+    it. ``store`` replaces ``db`` (tests)."""
     store = store or Store(db)
-    manager = TableManager(store, bot_delay=bot_delay)
+    manager = TableManager(store, bot_delay=bot_delay, away_after=away_after)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -191,6 +201,48 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         except WebError as exc:
             return _error(exc)
 
+    async def api_lobby(request: Request) -> Response:
+        return JSONResponse({"tables": await manager.open_tables()})
+
+    async def api_join(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            try:
+                seat = int(request.path_params["seat"])
+            except ValueError:
+                raise WebError("malformed", "the seat must be a number") from None
+            table, token = await manager.join(table_id, seat, data.get("name"))
+        except WebError as exc:
+            return _error(exc)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token,
+                             "path": f"/t/{table.id}#seat={token}"})
+
+    async def api_hint(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            return JSONResponse(await manager.hint(request.path_params["table_id"],
+                                                   data.get("token")))
+        except WebError as exc:
+            return _error(exc)
+
+    async def api_undo(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        try:
+            data = await _body(request)
+            return JSONResponse(await manager.undo(table_id, data.get("token"),
+                                                   data.get("version")))
+        except WebError as exc:
+            return _error(exc, await _table_version(table_id))
+
+    async def api_rematch(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            new = await manager.rematch(request.path_params["table_id"], data.get("token"))
+        except WebError as exc:
+            return _error(exc)
+        return JSONResponse({"table": new, "path": f"/t/{new}"})
+
     async def api_record(request: Request) -> Response:
         table_id = request.path_params["table_id"]
         hand = request.path_params.get("hand")
@@ -279,6 +331,12 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             elif kind == "take-back":
                 seat = table.seat_of(token)
                 await manager.take_back(table, seat)
+            elif kind == "hint":
+                return await manager.hint(table.id, token)
+            elif kind == "undo":
+                await manager.undo(table.id, token, data.get("version"))
+            elif kind == "rematch":
+                await manager.rematch(table.id, token)
             else:
                 raise WebError("malformed", f"unknown message type '{kind}'")
         except WebError as exc:
@@ -301,6 +359,11 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         Route("/api/tables/{table_id}/go-out", api_go_out, methods=["POST"]),
         Route("/api/tables/{table_id}/next-hand", api_next_hand, methods=["POST"]),
         Route("/api/tables/{table_id}/seats/{seat}/bot", api_bot, methods=["POST"]),
+        Route("/api/lobby", api_lobby),
+        Route("/api/tables/{table_id}/seats/{seat}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{table_id}/hint", api_hint, methods=["POST"]),
+        Route("/api/tables/{table_id}/undo", api_undo, methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/hands/{hand}/record", api_record),
         WebSocketRoute("/ws/{table_id}", ws_table),

@@ -22,6 +22,7 @@ from canasta.formats.eventjson import event_to_json
 from canasta.formats.records import match_to_record, record_to_match
 from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries
+from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.storage import HandData, TableData
 
 _SYSRAND = random.SystemRandom()
@@ -132,8 +133,12 @@ class Game:
         out["end_reason"] = state.end_reason
         out["went_out"] = state.went_out
         out["log_entries"] = self.log_entries(view, seat)
+        out["last_moves"] = last_moves(view.events, state.players, state.team_of)
+        out["hands_left"] = hands_left(state)
         if seat is not None:
             out["hand"] = [card_text(c) for c in view.hand]
+            out["hand_points"] = hand_points(view.hand)
+            out["drawn"] = just_drawn(view.events, seat, view.hand)
             out["legal"] = [_action_json(a) for a in view.legal_actions]
             out["go_out"] = None
             if view.legal_actions and view.phase is Phase.PLAY:

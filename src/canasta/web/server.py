@@ -8,7 +8,7 @@ DEFAULT_DB = "sqlite:///canasta-tables.sqlite3"
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
-        bot_delay: float = 0.6, log_level: str = "info") -> None:
+        bot_delay: float = 0.6, log_level: str = "info", away_after: float = 45.0) -> None:
     """Serve until interrupted. ``db``: a SQLAlchemy URL, a PostgreSQL URL
     (``postgresql://user@host/db``, driven by psycopg 3) or a SQLite file path."""
     try:
@@ -21,6 +21,6 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if log_level.lower() != "debug":
         logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(db, bot_delay=bot_delay)
+    app = create_app(db, bot_delay=bot_delay, away_after=away_after)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65_536,
                 ws_ping_interval=20, ws_ping_timeout=20)

@@ -61,6 +61,8 @@ class TableRow(Base):
     team_size: Mapped[int | None] = mapped_column(Integer, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # 0003
+    public: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
 
 
 class SeatRow(Base):
@@ -69,8 +71,9 @@ class SeatRow(Base):
     table_id: Mapped[str] = mapped_column(
         ForeignKey("canasta_tables.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))          # "human" or "bot": as created
+    kind: Mapped[str] = mapped_column(String(8))          # "human", "bot", "open" (free)
     controller: Mapped[str] = mapped_column(String(8))    # who plays it now
+    away: Mapped[bool] = mapped_column(Boolean, default=False)  # a bot plays for the absent
     level: Mapped[str] = mapped_column(String(32))        # the bot's level when a bot plays
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -99,6 +102,7 @@ class ActionRow(Base):
     hand: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)  # taken back (house rule)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
 
 
@@ -128,6 +132,7 @@ class SeatData:
     level: str
     name: str
     token_hash: str | None
+    away: bool = False
 
 
 @dataclass
@@ -152,6 +157,7 @@ class TableData:
     status: str
     seats: list[SeatData]
     hands: list[HandData]
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -244,12 +250,14 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(TableRow(id=data.id, variant=data.variant, options=data.options,
                            players=data.players, team_size=data.team_size,
-                           version=data.version, status=data.status))
+                           version=data.version, status=data.status,
+                           settings=data.settings,
+                           public=bool(data.settings.get("public"))))
             s.flush()
             for seat in data.seats:
                 s.add(SeatRow(table_id=data.id, seat=seat.seat, kind=seat.kind,
                               controller=seat.controller, level=seat.level, name=seat.name,
-                              token_hash=seat.token_hash))
+                              token_hash=seat.token_hash, away=seat.away))
             for hand in data.hands:
                 s.add(HandRow(table_id=data.id, number=hand.number, dealer=hand.dealer,
                               deck=hand.deck, scores_before=hand.scores_before))
@@ -300,14 +308,75 @@ class Store:
             s.add(HandRow(table_id=table_id, number=hand.number, dealer=hand.dealer,
                           deck=hand.deck, scores_before=hand.scores_before))
 
-    def set_controller(self, table_id: str, seat: int, controller: str, level: str) -> None:
+    def set_controller(self, table_id: str, seat: int, controller: str, level: str,
+                       away: bool = False) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(
                 update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                .values(controller=controller, level=level)
+                .values(controller=controller, level=level, away=away)
             )
 
+    def undo_actions(self, table_id: str, seen: int, count: int) -> None:
+        """Mark the table's last ``count`` actions undone (house rule undo) and advance the
+        version by one, in one transaction; undone actions stay stored but are not replayed.
+
+        Raises:
+            StorageError: the table is not at version ``seen``, or has fewer actions.
+        """
+        with Session(self.engine) as s, s.begin():
+            self._advance(s, table_id, seen, 1)
+            rows = list(s.scalars(
+                select(ActionRow).where(ActionRow.table_id == table_id,
+                                        ActionRow.undone.is_(False))
+                .order_by(ActionRow.seq.desc()).limit(count)))
+            if len(rows) != count:
+                raise StorageError(f"table {table_id} has fewer than {count} actions")
+            for row in rows:
+                row.undone = True
+
+    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+        """A person takes the free seat ``seat`` of a public table.
+
+        Raises:
+            StorageError: the seat is not free (someone else took it first).
+        """
+        with Session(self.engine) as s, s.begin():
+            result = s.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                      SeatRow.kind == "open")
+                .values(kind="human", controller="human", away=False, name=name,
+                        token_hash=token_hash))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise StorageError(f"seat {seat} of table {table_id} is not free")
+
+    def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableRow).where(TableRow.id == table_id)
+                      .values(settings=settings, public=bool(settings.get("public"))))
+
     # -- reads -----------------------------------------------------------------------------
+    def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public tables in play with a free seat, newest first: ``{"table", "variant",
+        "options", "players", "created", "seats": [{"seat", "name", "kind"}]}``."""
+        with Session(self.engine) as s:
+            free = select(SeatRow.table_id).where(SeatRow.kind == "open")
+            rows = list(s.scalars(
+                select(TableRow).where(TableRow.public.is_(True),
+                                       TableRow.status == "playing",
+                                       TableRow.id.in_(free))
+                .order_by(TableRow.created_at.desc()).limit(limit)))
+            out = []
+            for row in rows:
+                seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id)
+                                  .order_by(SeatRow.seat))
+                out.append({
+                    "table": row.id, "variant": row.variant, "options": dict(row.options),
+                    "players": row.players, "created": row.created_at.isoformat() + "Z",
+                    "seats": [{"seat": r.seat, "name": r.name, "kind": r.kind}
+                              for r in seats],
+                })
+            return out
+
     def table_ids(self, status: str | None = None) -> list[str]:
         with Session(self.engine) as s:
             q = select(TableRow.id).order_by(TableRow.created_at)
@@ -322,7 +391,7 @@ class Store:
             if row is None:
                 return None
             seats = [
-                SeatData(r.seat, r.kind, r.controller, r.level, r.name, r.token_hash)
+                SeatData(r.seat, r.kind, r.controller, r.level, r.name, r.token_hash, r.away)
                 for r in s.scalars(select(SeatRow).where(SeatRow.table_id == table_id)
                                    .order_by(SeatRow.seat))
             ]
@@ -332,11 +401,13 @@ class Store:
                 for h in s.scalars(select(HandRow).where(HandRow.table_id == table_id)
                                    .order_by(HandRow.number))
             ]
-            for a in s.scalars(select(ActionRow).where(ActionRow.table_id == table_id)
+            for a in s.scalars(select(ActionRow).where(ActionRow.table_id == table_id,
+                                                       ActionRow.undone.is_(False))
                                .order_by(ActionRow.seq)):
                 hands[a.hand].actions.append((a.seat, a.action))
             return TableData(row.id, row.variant, dict(row.options), row.players,
-                             row.team_size, row.version, row.status, seats, hands)
+                             row.team_size, row.version, row.status, seats, hands,
+                             dict(row.settings or {}))
 
     def actions(self, table_id: str) -> list[tuple[int, int, int, str]]:
         """Every stored action as (seq, hand, seat, text), in order (tests, audits)."""

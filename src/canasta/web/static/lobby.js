@@ -19,7 +19,45 @@ async function load() {
     sel.appendChild(o);
   });
   onVariant();
+  renderSettings();
   renderRecent();
+}
+
+const CLOCKS = [0, 30, 60, 90, 120, 300];
+
+function clockLabel(n) {
+  if (!n) return t("ui.clock_off");
+  return n % 60 === 0 && n >= 120 ? t("ui.clock_min", { n: n / 60 }) : t("ui.clock_s", { n });
+}
+
+// The table's settings: the clock, the bot for an absent player, hints, undo, public.
+function renderSettings() {
+  const clock = $("clock");
+  const keep = clock.value || "0";
+  clock.replaceChildren();
+  CLOCKS.forEach((n) => {
+    const o = el("option", null, clockLabel(n));
+    o.value = String(n);
+    clock.appendChild(o);
+  });
+  clock.value = keep;
+  const level = $("away-level");
+  const keepLevel = level.value || defaultLevel();
+  level.replaceChildren();
+  BOTS.forEach((b) => {
+    const o = el("option", null, levelName(b));
+    o.value = b;
+    level.appendChild(o);
+  });
+  level.value = keepLevel;
+}
+
+function defaultLevel() {
+  return BOTS.includes("medium") ? "medium" : BOTS[0];
+}
+
+function levelName(b) {
+  return tOr("ui.level_" + b, b);
 }
 
 function variant() {
@@ -72,7 +110,7 @@ function onPlayers() {
   }));
   rows.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { name: "", type: i === 0 ? "human" : "bot", level: BOTS.includes("greedy") ? "greedy" : BOTS[0] };
+    const prev = old[i] || { name: "", type: i === 0 ? "human" : "bot", level: defaultLevel() };
     const row = el("div", "seat-row");
     row.appendChild(el("span", "seat-no", t("ui.seat_n", { n: i + 1 })));
     const name = el("input");
@@ -82,7 +120,7 @@ function onPlayers() {
     name.setAttribute("aria-label", t("ui.name"));
     row.appendChild(name);
     const type = el("select", "type");
-    [["human", t("ui.person")], ["bot", t("ui.bot")]].forEach(([v, label]) => {
+    [["human", t("ui.person")], ["bot", t("ui.bot")], ["open", t("ui.open_seat")]].forEach(([v, label]) => {
       const o = el("option", null, label);
       o.value = v;
       type.appendChild(o);
@@ -91,7 +129,7 @@ function onPlayers() {
     row.appendChild(type);
     const level = el("select", "level");
     BOTS.forEach((b) => {
-      const o = el("option", null, t("ui.level_" + b));
+      const o = el("option", null, levelName(b));
       o.value = b;
       level.appendChild(o);
     });
@@ -115,7 +153,12 @@ async function onSubmit(ev) {
     level: r.querySelector(".level").value,
     name: r.querySelector("input").value.trim(),
   }));
-  const body = { variant: $("variant").value, players: n, options, seats };
+  const body = {
+    variant: $("variant").value, players: n, options, seats,
+    clock: Number($("clock").value), level: $("away-level").value,
+    hints: $("hints").checked, undo: $("undo").checked,
+    public: $("public").checked || seats.some((s) => s.type === "open"),
+  };
   if (n === 6) body.team_size = Number($("team-size").value);
   $("create-btn").disabled = true;
   try {
@@ -187,7 +230,9 @@ window.addEventListener("langchange", () => {
   $("players").value = keep.players;
   document.querySelectorAll("#options select").forEach((s) => { if (s.name in chosen) s.value = chosen[s.name]; });
   onPlayers();
+  renderSettings();
   renderRecent();
+  if (typeof renderOpen === "function") renderOpen();
 });
 initI18n().then(async () => {
   await initLangSwitch();

@@ -12,9 +12,9 @@ let ws = null;
 let retry = 0;
 let selected = new Set(); // indexes into S.view.hand
 let handKey = "";
-let dismissedSheet = -1;
 let lastLogLength = 0;
 let fatal = null;
+let connState = "connecting"; // buttons work only "online": a move is never sent into a void
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,8 +31,11 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.type === "state") {
-      setConn("online");
+      connState = "online";
       onState(msg);
+      setConn("online");
+    } else if (msg.type === "hint") {
+      onHint(msg);
     } else if (msg.type === "error") {
       onError(msg);
     }
@@ -50,16 +53,27 @@ function connect() {
   };
 }
 
+// Send a message; while the connection is down nothing is sent and the player is told so
+// (a move is never dropped silently). Returns whether it was sent.
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (ws && ws.readyState === WebSocket.OPEN && connState === "online") {
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+  toast(t("ui.err_offline"));
+  return false;
 }
 
 function act(action) {
-  send({ type: "action", version: S.version, action });
-  document.body.classList.add("busy");
+  if (send({ type: "action", version: S.version, action })) document.body.classList.add("busy");
 }
 
 function setConn(kind) {
+  const was = connState;
+  connState = kind;
+  document.body.dataset.conn = kind;
+  if (kind !== "online") document.body.classList.remove("busy");
+  if (S && was !== kind) render();
   const c = $("conn");
   c.className = "conn " + kind;
   c.title = kind === "online" ? t("ui.connected") : kind === "reconnecting" ? t("ui.reconnecting") : "";
@@ -104,6 +118,7 @@ function onState(msg) {
   }
   if (S && S.hand_number !== msg.hand_number) lastLogLength = 0;
   S = msg;
+  clockAt = performance.now();
   render();
 }
 
@@ -150,12 +165,15 @@ function render() {
   renderSeats();
   renderTeams();
   renderCenter();
+  applyHighlights();
   renderHand();
   renderActions();
   renderLog();
   renderHistory();
   renderSeatAdmin();
   renderSheet();
+  renderHint();
+  renderClock();
 }
 
 function renderTop() {
@@ -174,13 +192,23 @@ function renderTop() {
 
 function renderSeats() {
   const box = $("seats");
+  const mine = $("me-seat");
+  const left = $("seat-left");
+  const right = $("seat-right");
   box.replaceChildren();
-  const n = S.players;
-  const start = S.you === null ? 0 : S.you;
-  for (let k = 0; k < n; k++) {
-    const i = (start + k) % n;
+  mine.replaceChildren();
+  left.replaceChildren();
+  right.replaceChildren();
+  const partners = S.you === null ? [] : V().teams[myTeam()];
+  const order = seatOrder();
+  // four at a table: the left neighbour and the right one beside the stock and the pile,
+  // the partner across (above); other counts sit in a row above
+  const place = (i) => (i === S.you ? mine : S.players === 4 && S.you !== null
+    ? (i === order[0] ? left : i === order[2] ? right : box) : box);
+  for (const i of order) {
     const seat = S.seats[i];
     const chip = el("div", "seat team-" + seat.team);
+    chip.dataset.seat = String(i);
     if (i === V().actor && V().phase !== "over") chip.classList.add("acting");
     if (i === S.you) chip.classList.add("me");
     const top = el("div", "seat-top");
@@ -193,11 +221,17 @@ function renderSeats() {
     backs.appendChild(el("b", null, String(V().hand_sizes[i])));
     info.appendChild(backs);
     if (i === S.you) info.appendChild(el("span", "tag you", t("ui.you")));
-    if (seat.controller === "bot") info.appendChild(el("span", "tag", `${t("ui.bot")} · ${t("ui.level_" + seat.level)}`));
+    else if (partners.includes(i)) info.appendChild(el("span", "tag partner", t("ui.partner")));
+    if (seat.away) info.appendChild(el("span", "tag away", t("ui.away")));
+    else if (seat.controller === "bot") info.appendChild(el("span", "tag", `${t("ui.bot")} · ${tOr("ui.level_" + seat.level, seat.level)}`));
     if (i === S.dealer) info.appendChild(el("span", "tag", t("ui.dealer")));
     chip.appendChild(info);
+    const last = lastMoveText((V().last_moves || [])[i]);
+    if (last) chip.appendChild(el("div", "seat-last", last));
+    if (S.clock && S.clock.seat === i) chip.appendChild(el("div", "seat-clock"));
     chip.title = t("ui.cards_n", { n: V().hand_sizes[i] });
-    box.appendChild(chip);
+    // the own seat sits at the bottom, by the hand; the others around the table
+    place(i).appendChild(chip);
   }
 }
 
@@ -271,7 +305,7 @@ function renderCenter() {
   if (v.stock_size) stock.appendChild(backEl());
   else stock.appendChild(el("div", "card slot"));
   stock.appendChild(el("span", "size", String(v.stock_size)));
-  const canDraw = isActor() && v.legal.some((a) => a.type === "draw");
+  const canDraw = isActor() && connState === "online" && v.legal.some((a) => a.type === "draw");
   $("stock").classList.toggle("clickable", canDraw);
   $("stock").onclick = canDraw ? () => act({ type: "draw" }) : null;
 
@@ -302,10 +336,12 @@ function renderHand() {
   const hand = V().hand;
   box.classList.toggle("hidden", !hand);
   if (!hand) return;
+  const drawn = drawnIndexes(hand);
   for (const [, items] of groupHand(hand)) {
     const g = el("div", "group");
     for (const item of items) {
-      const c = cardEl(item.text, selected.has(item.index) ? "selected" : "");
+      const c = cardEl(item.text, (selected.has(item.index) ? "selected" : "") + (drawn.has(item.index) ? " drawn" : ""));
+      if (drawn.has(item.index)) c.title = t("ui.just_drawn");
       c.tabIndex = 0;
       c.setAttribute("role", "button");
       c.setAttribute("aria-pressed", selected.has(item.index) ? "true" : "false");
@@ -315,6 +351,7 @@ function renderHand() {
         renderHand();
         renderActions();
         renderCenter();
+        renderHint();
       };
       c.addEventListener("click", toggle);
       c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
@@ -329,7 +366,7 @@ function legalOf(type) {
 }
 
 function takeAction() {
-  if (!isActor() || V().phase !== "draw") return null;
+  if (!isActor() || V().phase !== "draw" || connState !== "online") return null;
   const cards = selectedCards();
   const sig = signature(cards);
   const match = legalOf("take-pile").find((a) => signature(a.cards) === sig);
@@ -349,7 +386,7 @@ function layOffOnto(rank) {
 function button(label, cls, onClick, enabled = true, action = "") {
   const b = el("button", "btn " + cls, label);
   b.type = "button";
-  b.disabled = !enabled;
+  b.disabled = !enabled || connState !== "online";
   if (action) b.dataset.action = action;
   b.addEventListener("click", onClick);
   return b;
@@ -360,6 +397,7 @@ function renderActions() {
   const status = $("status");
   box.replaceChildren();
   status.classList.remove("fatal");
+  renderSelection();
   if (fatal) { showFatal(); return; }
   const v = V();
   const cards = selectedCards();
@@ -370,18 +408,27 @@ function renderActions() {
   }
   if (v.phase === "over") {
     status.textContent = t("ui.hand_over") + " \u2014 " + endReason();
-    box.appendChild(button(t("ui.show_sheet"), "secondary", () => { dismissedSheet = -1; renderSheet(); }, true, "sheet"));
+    box.appendChild(button(t("ui.show_sheet"), "secondary", openSheet, true, "sheet"));
     if (!S.match.over) box.appendChild(button(t("ui.next_hand"), "primary", nextHand, true, "next-hand"));
+    else box.appendChild(button(t("ui.rematch"), "primary", rematch, true, "rematch"));
+    if (S.seats[S.you].away) box.appendChild(button(t("ui.im_back"), "secondary", () => send({ type: "take-back" }), true, "take-back"));
     return;
   }
-  if (S.seats[S.you].controller === "bot") {
-    status.textContent = t("ui.bot_plays_you");
-    box.appendChild(button(t("ui.take_back"), "primary", () => send({ type: "take-back" }), true, "take-back"));
+  const away = awayStatus();
+  if (away) {
+    status.textContent = away;
+    const label = S.seats[S.you].away ? t("ui.im_back") : t("ui.take_back");
+    box.appendChild(button(label, "primary", () => send({ type: "take-back" }), true, "take-back"));
     return;
   }
   if (!isActor()) {
-    status.textContent = v.phase === "answer" ? t("ui.waiting_answer", { name: seatName(v.actor) }) : t("ui.waiting_for", { name: seatName(v.actor) });
+    const actor = S.seats[v.actor];
+    status.textContent = actor && actor.away ? t("ui.away_waiting", { name: seatName(v.actor) })
+      : v.phase === "answer" ? t("ui.waiting_answer", { name: seatName(v.actor) }) : t("ui.waiting_for", { name: seatName(v.actor) });
     return;
+  }
+  if (S.settings && S.settings.hints && v.phase !== "answer") {
+    box.appendChild(button(t("ui.hint"), "ghost", askHint, true, "hint"));
   }
   if (v.phase === "answer") {
     status.textContent = t("ui.hint_answer", { name: seatName(v.current) });
@@ -418,13 +465,14 @@ function renderActions() {
     box.appendChild(button(last ? t("ui.discard_out") : t("ui.discard"), last ? "primary" : "secondary", () => act({ type: "discard", card: cards[0] }), one, "discard"));
   }
   if (v.go_out) {
-    const b = button(t("ui.go_out"), "gold", () => { send({ type: "go-out", version: S.version }); document.body.classList.add("busy"); }, true, "go-out");
+    const b = button(t("ui.go_out"), "gold", () => { if (send({ type: "go-out", version: S.version })) document.body.classList.add("busy"); }, true, "go-out");
     b.title = v.go_out.join(" \u00b7 ");
     box.appendChild(b);
   }
   if (legalOf("ask-partner").length) box.appendChild(button(t("ui.ask_partner"), "secondary", () => act({ type: "ask-partner" }), true, "ask-partner"));
   if (provisional) box.appendChild(button(t("ui.retract"), "secondary", () => act({ type: "retract" }), true, "retract"));
   if (legalOf("end-hand").length) box.appendChild(button(t("ui.end_hand"), "secondary", () => act({ type: "end-hand" }), true, "end-hand"));
+  if (S.can_undo) box.appendChild(button(t("ui.undo"), "secondary", () => { if (send({ type: "undo", version: S.version })) document.body.classList.add("busy"); }, true, "undo"));
   if (cards.length) box.appendChild(button(t("ui.clear"), "ghost", () => { selected = new Set(); render(); }, true, "clear"));
 }
 
@@ -436,8 +484,12 @@ function endReason() {
 }
 
 function nextHand() {
-  send({ type: "next-hand", version: S.version });
-  document.body.classList.add("busy");
+  // the reader of the sheet dealt: their sheet closes (the others' stay open)
+  if (send({ type: "next-hand", version: S.version })) {
+    document.body.classList.add("busy");
+    sheetClosed = S.hand_number;
+    sheetOpen = null;
+  }
 }
 
 function renderLog() {
@@ -511,62 +563,6 @@ function renderSeatAdmin() {
   }
 }
 
-// A score-sheet item from its code (the scorer numbers the players of a side who still hold
-// cards, "player 1": they are named).
-function sheetLabel(item, team) {
-  if (!item || !item.code) return "";
-  const values = Object.assign({}, item.values);
-  if (values.player !== undefined) {
-    const holders = V().teams[team].filter((seat) => seat !== V().went_out);
-    const seat = holders[Number(values.player) - 1];
-    values.player = seat === undefined ? t("score.player_n", { n: values.player }) : seatName(seat);
-  }
-  return t("score." + item.code, values);
-}
-
-function renderSheet() {
-  const box = $("sheet");
-  const v = V();
-  const last = S.match.hands.find((h) => h.hand === S.hand_number);
-  if (v.phase !== "over" || !last || dismissedSheet === S.hand_number) {
-    box.classList.add("hidden");
-    return;
-  }
-  box.classList.remove("hidden");
-  if (S.match.over && S.match.winner !== null) {
-    const w = S.match.winner;
-    const form = w === myTeam() ? ".yours" : V().teams[w].length > 1 ? ".plural" : "";
-    $("sheet-title").textContent = t("ui.match_over" + form, { team: teamLabel(w) });
-  } else $("sheet-title").textContent = `${t("ui.score_sheet")} \u2014 ${t("ui.hand_n", { n: S.hand_number + 1 })}`;
-  $("sheet-reason").textContent = endReason();
-  const body = $("sheet-body");
-  body.replaceChildren();
-  last.sheets.forEach((s, k) => {
-    const codes = (last.codes || [])[k] || [];
-    const col = el("div", "sheet-team team-" + s.team + (s.team === myTeam() ? " mine" : ""));
-    col.appendChild(el("h3", null, teamLabel(s.team)));
-    const table = el("table");
-    s.items.forEach((item, i) => {
-      const tr = el("tr", item.points < 0 ? "neg" : "");
-      tr.appendChild(el("td", null, sheetLabel(codes[i], s.team) || item.label));
-      tr.appendChild(el("td", "pts", String(item.points)));
-      table.appendChild(tr);
-    });
-    const total = el("tr", "total");
-    total.appendChild(el("td", null, t("ui.total")));
-    total.appendChild(el("td", "pts", String(s.hand_total)));
-    table.appendChild(total);
-    const run = el("tr", "running");
-    run.appendChild(el("td", null, `${t("ui.before")} ${s.score_before} \u2192 ${t("ui.after")}`));
-    run.appendChild(el("td", "pts", String(s.score_after)));
-    table.appendChild(run);
-    col.appendChild(table);
-    body.appendChild(col);
-  });
-  $("sheet-record").href = `/api/tables/${tableId}/hands/${S.hand_number}/record`;
-  $("sheet-next").classList.toggle("hidden", S.you === null || S.match.over);
-}
-
 // -- wiring -----------------------------------------------------------------------------
 function initTabs() {
   document.querySelectorAll(".tab").forEach((tab) => {
@@ -577,8 +573,9 @@ function initTabs() {
   });
 }
 
-$("sheet-close").addEventListener("click", () => { dismissedSheet = S.hand_number; renderSheet(); });
+$("sheet-close").addEventListener("click", closeSheet);
 $("sheet-next").addEventListener("click", nextHand);
+$("sheet-rematch").addEventListener("click", rematch);
 window.addEventListener("langchange", render);
 // On a phone the action bar is fixed at the bottom; its height (two rows of buttons in Italian
 // or Romanian) is kept as --bar-h so the hand above it is never covered.

@@ -1,0 +1,64 @@
+"""The casual house rule *undo*: a player takes back their own melds and lay-offs of the
+current turn, before the discard.
+
+One mechanism for every front end (the terminal's ``canasta play --undo`` and the browser
+table): a :class:`TurnMark` is a copy of the hand taken right after the player's own draw (or
+pile take), with the number of actions and events at that moment. Undoing puts that copy
+back and drops the actions since. It is allowed only while everything since the mark is the
+same player's melds and lay-offs and their events (a meld, an opening): nothing another seat
+did and no card the player had not seen comes back into view, so the rewind reveals nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from canasta.core.actions import LayOff, Meld, parse_action
+from canasta.core.events import Melded, Opened
+from canasta.core.match import Match
+from canasta.core.state import Phase, State
+
+__all__ = ["TurnMark"]
+
+
+@dataclass(frozen=True)
+class TurnMark:
+    """Where ``seat``'s turn may be rewound to: ``state`` (a copy), and how many actions of
+    the hand's record and events of the state there were then."""
+
+    seat: int
+    state: State
+    actions: int
+    events: int
+
+    @classmethod
+    def after_draw(cls, match: Match, seat: int) -> TurnMark | None:
+        """The mark of ``seat``'s turn, when ``seat`` has just drawn and now plays (None
+        otherwise: the turn passed, the hand ended, or a question is pending)."""
+        state = match.state
+        if state.is_over or state.actor != seat or state.phase is not Phase.PLAY:
+            return None
+        return cls(seat, state.clone(), len(match.record.actions), len(state.events))
+
+    def taken_back(self, match: Match) -> list[tuple[int, str]] | None:
+        """The actions (seat, text) an undo would take back now, oldest first; None when
+        there is nothing to undo or the rule does not allow it."""
+        state = match.state
+        rec = match.record
+        if state.is_over or state.actor != self.seat or len(rec.actions) <= self.actions:
+            return None
+        since = list(rec.actions[self.actions:])
+        own = all(seat == self.seat and isinstance(parse_action(text), (Meld, LayOff))
+                  for seat, text in since)
+        quiet = all(isinstance(e, (Melded, Opened)) for e in state.events[self.events:])
+        return since if own and quiet else None
+
+    def undo(self, match: Match) -> list[tuple[int, str]]:
+        """Rewind ``match`` to the mark; returns the actions taken back (empty: nothing was
+        undone, the match is unchanged)."""
+        since = self.taken_back(match)
+        if not since:
+            return []
+        match.state = self.state.clone()
+        del match.record.actions[self.actions:]
+        return since

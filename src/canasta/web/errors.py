@@ -1,0 +1,85 @@
+"""The errors of the table server: a refused request leaves the table unchanged and is
+answered with a code (its HTTP status in :data:`ERROR_STATUS`) and a message; and the reading
+of a move message, which refuses anything that is not an action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
+from canasta.core.rules import Rules
+from canasta.core.state import IllegalActionError, State
+from canasta.i18n.refusals import refusal_parts
+
+#: HTTP status of each error code (a WebSocket client gets the code and the message).
+ERROR_STATUS = {
+    "malformed": 400,
+    "bad-token": 403,
+    "spectator": 403,
+    "unknown-table": 404,
+    "not-found": 404,
+    "not-your-turn": 409,
+    "stale": 409,
+    "not-allowed": 409,
+    "illegal": 422,
+    "storage": 503,
+    "server-error": 500,
+}
+
+
+class WebError(Exception):
+    """A request the server refuses; the table is unchanged. ``code`` is one of
+    :data:`ERROR_STATUS`; ``rule`` names the broken rule for an illegal move."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None,
+                 refusal: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.refusal = refusal
+
+    @property
+    def status(self) -> int:
+        return ERROR_STATUS.get(self.code, 400)
+
+    def to_json(self, version: int | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.refusal:
+            out["refusal"] = self.refusal
+        if version is not None:
+            out["version"] = version
+        return out
+
+
+
+def illegal_error(exc: IllegalActionError, rules: Rules, state: State) -> WebError:
+    """The error of an illegal move: the engine's reason (English, for API clients) and the
+    refusal as data (with the values of the seat to act), which the page writes in its own
+    language."""
+    return WebError("illegal", exc.reason, exc.rule, refusal_parts(exc, rules, state))
+
+
+def bad(message: str) -> WebError:
+    """A ``malformed`` request: the message names the field and what is expected."""
+    return WebError("malformed", message)
+
+
+def parse_move(data: Any) -> Action:
+    """The action of a move message: ``{"action": {JSON form}}`` or ``{"text": "..."}``."""
+    if "action" in data:
+        try:
+            return action_from_json(data["action"])
+        except ActionParseError as exc:
+            raise bad(str(exc)) from None
+    if "text" in data:
+        if not isinstance(data["text"], str) or len(data["text"]) > 400:
+            raise bad("'text' must be an action's text form")
+        try:
+            return parse_action(data["text"])
+        except ActionParseError as exc:
+            raise bad(str(exc)) from None
+    raise bad("a move needs 'action' (the JSON form) or 'text' (the text form)")
+

@@ -1,0 +1,184 @@
+"""A live table in the server's memory: its seats (who plays each, the bot that plays for an
+absent person), its connections, and the state message each seat receives.
+
+A seat is created ``human``, ``bot`` or ``open`` (a free seat of a public table, played by a
+bot until a person takes it from the lobby). ``controller`` says who plays it now; ``away``
+marks a person's seat that a bot plays because their turn clock ran out or they have been
+disconnected for a while (canasta.web.clock): the person takes it back by coming back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from canasta.bots import Bot
+from canasta.core.undo import TurnMark
+from canasta.web.errors import WebError
+from canasta.web.game import Game
+from canasta.web.settings import TableSettings
+from canasta.web.storage import SeatData, TableData
+
+MAX_NAME = 24
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str            # as created: "human", "bot" or "open"
+    controller: str      # who plays it now: "human" or "bot"
+    level: str
+    name: str
+    token_hash: str | None
+    away: bool = False   # a bot plays while the person is away
+    connections: int = 0
+    bot: Bot | None = None
+    #: time.monotonic() when the last connection of this seat closed (or the server
+    #: started): how long the person has been away.
+    gone_since: float = field(default_factory=time.monotonic)
+
+    def to_data(self) -> SeatData:
+        return SeatData(self.seat, self.kind, self.controller, self.level, self.name,
+                        self.token_hash, self.away)
+
+
+class Connection:
+    """One client's stream of messages; a writer task drains the queue so that a slow client
+    never holds a table's lock."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]],
+                 seat: int | None) -> None:
+        self.send = send
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._drain())
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(message)
+
+    async def _drain(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            try:
+                await self.send(message)
+            except Exception:  # the client is gone; the reader side will detach it
+                return
+
+    async def close(self) -> None:
+        self.queue.put_nowait(None)
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.task, 2)
+
+
+@dataclass
+class Table:
+    id: str
+    variant: str
+    options: dict[str, Any]
+    players: int
+    team_size: int | None
+    version: int
+    status: str
+    seats: list[Seat]
+    game: Game
+    settings: TableSettings = field(default_factory=TableSettings)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    #: the turn clock (canasta.web.clock): which turn it runs for, and when it runs out
+    clock_turn: tuple[int, int, int] | None = None
+    clock_deadline: float | None = None
+    clock_task: asyncio.Task[None] | None = None
+    #: where the seat to act may rewind its turn to (house rule undo)
+    undo_mark: TurnMark | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def data(self) -> TableData:
+        return TableData(self.id, self.variant, self.options, self.players, self.team_size,
+                         self.version, self.status, [s.to_data() for s in self.seats], [],
+                         self.settings.to_json())
+
+    def seat_of(self, token: Any) -> int:
+        """The seat whose token this is.
+
+        Raises:
+            WebError: ``spectator`` with no token, ``bad-token`` for a wrong one.
+        """
+        if token is None or token == "":
+            raise WebError("spectator", "a spectator cannot play: open your seat's link")
+        if not isinstance(token, str) or len(token) > 200:
+            raise WebError("malformed", "the seat token must be a string")
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        raise WebError("bad-token", "this token holds no seat at this table")
+
+    def can_undo(self, seat: int | None) -> bool:
+        mark = self.undo_mark
+        return (self.settings.undo and seat is not None and mark is not None
+                and mark.seat == seat and mark.taken_back(self.game.match) is not None)
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The running turn clock: the seat it runs for and the seconds left (a client
+        counts down from its own receipt of the message, so clocks need not agree)."""
+        if self.clock_deadline is None or self.clock_turn is None:
+            return None
+        left = max(0.0, self.clock_deadline - time.monotonic())
+        return {"seat": self.clock_turn[2], "seconds": self.settings.clock,
+                "remaining": round(left, 2)}
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """The state message for ``seat`` (None: a spectator)."""
+        game = self.game
+        state = game.state
+        match = game.match
+        settings = self.settings.to_json()
+        return {
+            "type": "state",
+            "table": self.id,
+            "version": self.version,
+            "you": seat,
+            "variant": self.variant,
+            "options": dict(game.rules.options),
+            "players": self.players,
+            "settings": settings,
+            "clock": self.clock_json(),
+            "can_undo": self.can_undo(seat),
+            "seats": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "controller": s.controller,
+                 "level": s.level if s.controller == "bot" else None, "away": s.away,
+                 "connected": s.connections > 0, "team": state.team_of[s.seat]}
+                for s in self.seats
+            ],
+            "hand_number": game.hand_number,
+            "dealer": game.dealer,
+            "view": game.view_json(seat),
+            "match": {
+                "scores": list(match.scores),
+                "target": game.rules.target(match.players),
+                "winner": match.winner,
+                "over": match.is_over,
+                "hands": game.sheets_json(),
+            },
+            "records": [h["hand"] for h in game.sheets_json()],
+        }
