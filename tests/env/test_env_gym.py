@@ -67,3 +67,14 @@ def test_bad_opponent_specs_are_refused() -> None:
         CanastaEnv(players=4, opponents="greedy,random")
     with pytest.raises(ValueError):
         CanastaEnv(players=2, opponents="nosuchbot")
+
+
+def test_gym_episode_truncated_after_max_steps() -> None:
+    env = CanastaEnv(players=2, opponents="random", max_steps=6)
+    obs, _ = env.reset(seed=2)
+    truncated = terminated = False
+    steps = 0
+    while not (truncated or terminated):
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert truncated and not terminated and steps <= 6

@@ -143,3 +143,15 @@ def test_ansi_render_shows_the_table() -> None:
     assert isinstance(text, str)
     assert "International Canasta" in text and f"{len(e.state.stock)}" in text
     assert raw_env("international", 2).render() is None
+
+
+def test_episode_truncated_after_max_steps() -> None:
+    """The rules allow endless meld-retract loops within a turn; max_steps bounds an
+    episode."""
+    e = raw_env("international", 2, max_steps=10)
+    e.reset(seed=1)
+    rng = random.Random(0)
+    steps = _play(e, rng)
+    assert steps == 10 and not e.state.is_over
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert not e.agents

@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from canasta.bots.registry import Bot, make_bot, split_specs
 from canasta.core.legality import IllegalActionError
-from canasta.env.pettingzoo import raw_env
+from canasta.env.pettingzoo import MAX_STEPS, raw_env
 
 ENV_ID = "canasta/Canasta-v0"
 
@@ -33,7 +33,7 @@ class CanastaEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of Canasta against bots.
 
     Args:
-        variant, players, options, render_mode, reward, team_size, max_hands: as
+        variant, players, options, render_mode, reward, team_size, max_hands, max_steps: as
             :class:`canasta.env.pettingzoo.raw_env`.
         opponents: a bot spec for every other seat (``"hard"``, ``"expert:time=0.1"``), or
             comma-separated specs (see :func:`canasta.bots.registry.split_specs`), one per
@@ -52,9 +52,10 @@ class CanastaEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                  options: dict[str, Any] | None = None, render_mode: str | None = None, *,
                  opponents: str = "hard", seat: int = 0, reward: str = "hand",
                  team_size: int | None = None, max_hands: int = 60,
-                 illegal_reward: float | None = None) -> None:
+                 max_steps: int | None = MAX_STEPS, illegal_reward: float | None = None
+                 ) -> None:
         self.game = raw_env(variant, players, options, render_mode, reward=reward,
-                            team_size=team_size, max_hands=max_hands)
+                            team_size=team_size, max_hands=max_hands, max_steps=max_steps)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat}: choose 0..{players - 1}")
         specs = split_specs(opponents)

@@ -22,6 +22,11 @@ Episodes and rewards (``reward=``):
   mean hand score of the other sides (two sides: the plain difference; zero-sum always).
 * ``"match"``: an episode is a whole match; at its end the winning side's agents receive +1
   and the others ``-1 / (sides - 1)``; truncated after ``max_hands`` hands.
+
+Either way an episode is truncated (reward 0) after ``max_steps`` decisions in one hand
+(default :data:`MAX_STEPS`; None: never): the rules set
+no limit on the melds taken back with ``retract`` in one turn, and a learning agent can find
+the endless meld-retract loop (the PPO example's agent did).
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ from canasta.env.render import render_text
 from canasta.env.rewards import side_rewards
 
 REWARDS = ("hand", "match")
+#: Decisions after which an episode is truncated by default (random play ends a hand in a
+#: few hundred).
+MAX_STEPS = 5000
 
 
 def env(variant: str = "international", players: int = 4,
@@ -60,7 +68,7 @@ def env(variant: str = "international", players: int = 4,
         options: house rules for :func:`canasta.core.rules.load_preset`.
         render_mode: None or ``"ansi"`` (``render()`` returns the table as text).
         **kwargs: ``reward`` (``"hand"``/``"match"``), ``team_size``, ``max_hands``,
-            ``lang`` (of the rendered text); see :class:`raw_env`.
+            ``max_steps``, ``lang`` (of the rendered text); see :class:`raw_env`.
 
     Raises:
         RulesError: unknown variant or option. ValueError: a player count the rules do not
@@ -85,9 +93,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     def __init__(self, variant: str = "international", players: int = 4,
                  options: dict[str, Any] | None = None, render_mode: str | None = None, *,
                  reward: str = "hand", team_size: int | None = None, max_hands: int = 60,
-                 lang: str = "en") -> None:
+                 max_steps: int | None = MAX_STEPS, lang: str = "en") -> None:
         EzPickle.__init__(self, variant, players, options, render_mode, reward=reward,
-                          team_size=team_size, max_hands=max_hands, lang=lang)
+                          team_size=team_size, max_hands=max_hands, max_steps=max_steps,
+                          lang=lang)
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
@@ -101,6 +110,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.layout = ObservationLayout(self.rules, players, len(self.teams))
         self.reward_kind = reward
         self.max_hands = max_hands
+        self.max_steps = max_steps
+        self.steps = 0
         self.render_mode = render_mode
         self.lang = lang
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -152,6 +163,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal = None
+        self.steps = 0
         self.agent_selection = self.possible_agents[self.state.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -187,8 +199,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.rewards = {a: 0.0 for a in self.agents}
         state.apply(chosen)
         self._legal = None
+        self.steps += 1
         if state.is_over:
             self._end_of_hand()
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            self.truncations = {a: True for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.actor]
         self._accumulate_rewards()
 
@@ -222,4 +237,5 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             self.truncations = {a: True for a in self.agents}
         else:
             match.next_hand()
+            self.steps = 0
 
