@@ -18,6 +18,10 @@ function renderOpen() {
   const list = $("open-tables");
   list.replaceChildren();
   $("join-name").parentElement.classList.toggle("hidden", !OPEN.length);
+  // a table waiting for players comes first: a newcomer sees where to sit before the form
+  const panel = $("open-panel");
+  const main = panel.parentElement;
+  if (OPEN.length && main.firstElementChild !== panel) main.insertBefore(panel, main.firstElementChild);
   if (!OPEN.length) {
     list.appendChild(el("li", "none", t("ui.no_open_tables")));
     return;
