@@ -82,3 +82,10 @@ def test_simulate_takes_bot_specs() -> None:
     assert json.loads(result.output)["bots"] == ["easy:careless=0.9,miss=0.5", "hard:seed=4"]
     bad = runner.invoke(app, ["simulate", "-n", "1", "--bots", "easy:careless=2"])
     assert bad.exit_code == 2 and "out of range" in bad.output
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_web_lobby_can_name_every_level(lang: str) -> None:
+    """The lobby labels each bot of the registry with ``ui.level_<name>``."""
+    texts = catalogue(lang)
+    assert all(f"ui.level_{name}" in texts for name in BOTS)
