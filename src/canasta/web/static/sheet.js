@@ -78,6 +78,14 @@ function sheetColumn(s, codes, end) {
   return col;
 }
 
+// One side's cell of a hand row of the match sheet: the hand's points and the score after.
+function totalCell(s) {
+  const cell = el("td");
+  cell.appendChild(el("span", "delta", (s.hand_total >= 0 ? "+" : "") + s.hand_total));
+  cell.appendChild(el("b", null, String(s.score_after)));
+  return cell;
+}
+
 function matchTable() {
   const table = el("table", "history match-hands");
   const head = el("tr");
@@ -87,12 +95,7 @@ function matchTable() {
   S.match.hands.forEach((h) => {
     const tr = el("tr");
     tr.appendChild(el("td", null, String(h.hand + 1)));
-    h.sheets.forEach((s) => {
-      const cell = el("td");
-      cell.appendChild(el("span", "delta", (s.hand_total >= 0 ? "+" : "") + s.hand_total));
-      cell.appendChild(el("b", null, String(s.score_after)));
-      tr.appendChild(cell);
-    });
+    h.sheets.forEach((s) => tr.appendChild(totalCell(s)));
     table.appendChild(tr);
   });
   return table;

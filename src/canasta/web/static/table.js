@@ -525,12 +525,7 @@ function renderHistory() {
     const td = el("td");
     td.appendChild(link);
     tr.appendChild(td);
-    h.sheets.forEach((s) => {
-      const cell = el("td");
-      cell.appendChild(el("span", "delta", (s.hand_total >= 0 ? "+" : "") + s.hand_total));
-      cell.appendChild(el("b", null, String(s.score_after)));
-      tr.appendChild(cell);
-    });
+    h.sheets.forEach((s) => tr.appendChild(totalCell(s)));
     table.appendChild(tr);
   });
   box.appendChild(table);
