@@ -21,7 +21,7 @@ Points (the same in all five seeds; e.g. seed 002: "il jolly ... vale 50 punti; 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 JOKER = 52
 NUM_CODES = 53
@@ -197,8 +197,12 @@ def counts_of(cards: Iterable[int]) -> list[int]:
     return counts
 
 
-def cards_of(counts: list[int]) -> list[int]:
-    """Cards of a counts list, in display order."""
-    out = [c for c in range(NUM_CODES) for _ in range(counts[c])]
-    out.sort(key=sort_key)
-    return out
+#: The card codes in display order (:func:`sort_key`, which orders every code apart).
+DISPLAY_ORDER: tuple[int, ...] = tuple(sorted(range(NUM_CODES), key=sort_key))
+
+
+def cards_of(counts: Sequence[int]) -> list[int]:
+    """Cards of a counts list (or tuple), in display order."""
+    # Walking the codes in display order gives the sorted list without sorting (a view
+    # lists a hand on every call).
+    return [c for c in DISPLAY_ORDER for _ in range(counts[c])]
