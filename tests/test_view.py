@@ -193,6 +193,23 @@ def test_a_view_is_a_snapshot_its_parts_built_late_included(name: str, opts: dic
             assert view.table is view.table
 
 
+def test_a_view_pickles_and_copies() -> None:
+    """Views cross process boundaries (tournament workers): a pickled or deep-copied view
+    has the same fields, table and events."""
+    import copy
+    import pickle
+
+    state = _mid_hand("international", {}, 4, seed=3, steps=30)
+    for seat in (state.actor, (state.actor + 1) % 4):
+        view = state.view(seat)
+        for again in (pickle.loads(pickle.dumps(view)), copy.deepcopy(view)):
+            for name in VIEW_FIELDS:
+                if name != "table":
+                    assert getattr(again, name) == getattr(view, name), name
+            assert not differences(view.table, again.table)
+            assert again.events == view.events
+
+
 # -- known cards ------------------------------------------------------------------------------
 SEAT1 = "As Ah Ad 7s 7d 7c 4s 5h 6c 9h 10c"
 SEAT3 = "9s 9d 7h Qc JK 2c Ks Kh 8s 6d 5d"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from canasta.core.actions import Action, ViewActions
 from canasta.core.cards import NUM_CODES, cards_of, make_deck
@@ -210,6 +210,30 @@ class View(Generic[S]):
         return (f"View(seat={self.seat}, phase={self.phase.value}, current={self.current}, "
                 f"actor={self.actor}, hand={self.hand!r})")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled (and deep-copied) by its constructor's arguments, the table complete.
+        return (_rebuilt, ({
+            "seat": self.seat, "team": self.team, "players": self.players,
+            "teams": self.teams, "hand_counts": self.hand_counts, "hand_sizes": self.hand_sizes,
+            "melds": self.melds, "red_threes": self.red_threes, "pile_top": self.pile_top,
+            "pile_size": self.pile_size, "pile_frozen": self.pile_frozen,
+            "stopped": self.stopped, "stock_size": self.stock_size, "scores": self.scores,
+            "opened": self.opened, "opening_minimum": self.opening_minimum,
+            "opening_points": self.opening_points, "phase": self.phase,
+            "current": self.current, "actor": self.actor, "log": self._log,
+            "rules": self.rules, "legal_actions": self.legal_actions,
+            "known_counts": self.known_counts, "pile": self.pile,
+            "pending_pile": self.pending_pile, "hidden": self.hidden,
+            "provisional": self.provisional, "table": self.table},))
+
+
+def _rebuilt(fields: dict[str, Any]) -> View[Any]:
+    """A view from the fields :meth:`View.__reduce__` gives (for pickle and deepcopy)."""
+    return View(**fields)
+
+
+#: The legal actions of a seat not to act (``in`` is False whatever the hand).
+_NO_ACTIONS = ViewActions((), ())
 
 #: ``View.hidden``'s key for each other seat's unknown cards.
 _HAND_KEYS = tuple(f"hand {p}" for p in range(16))
@@ -269,7 +293,7 @@ def make_view(state: S, seat: int) -> View[S]:
         actor=s.actor,
         log=s.event_log,
         rules=s.rules,
-        legal_actions=ViewActions(legal_actions(s) if seat == s.actor else (), hand),
+        legal_actions=ViewActions(legal_actions(s), hand) if seat == s.actor else _NO_ACTIONS,
         known_counts=known,
         pile=face_up,
         pending_pile=pending_up,

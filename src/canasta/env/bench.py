@@ -11,6 +11,9 @@ like with like):
   end of a hand (``step(None)``) are not counted, their time is;
 * the same engine loop calling ``state.view(actor)`` once per decision (what an observation
   must cost at least, since observations are built from the view only), as a ceiling;
+* the unwrapped environment's own work, without PettingZoo's agent loop:
+  ``raw_env.observe()`` (view, observation vector, mask), the same uniform choice from the
+  mask, ``raw_env.step()``;
 * the ratio env / engine per round and its median (the issue's target is at least 0.5);
 * with ``--performance-benchmark``, PettingZoo's own ``performance_benchmark`` (5 s).
 
@@ -28,6 +31,7 @@ import time
 import numpy as np
 
 from canasta.env.pettingzoo import env as make_env
+from canasta.env.pettingzoo import raw_env
 from canasta.sim.bench import core_kind, playout_run
 
 
@@ -69,6 +73,22 @@ def env_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, flo
     return steps, time.perf_counter() - start
 
 
+def observe_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
+    """The unwrapped env driven directly (``observe``, a uniform id from the mask, ``step``),
+    without ``agent_iter``/``last()`` or the wrapper: (steps, seconds)."""
+    e = raw_env(variant, players)
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        e.reset(seed=seed * 100_003 + h)
+        while not e.state.is_over:
+            ids = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            e.step(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m canasta.env.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,6 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     engine: list[float] = []
     viewed: list[float] = []
+    observed: list[float] = []
     stepped: list[float] = []
     ratios: list[float] = []
     for r in range(args.rounds):
@@ -88,6 +109,8 @@ def main(argv: list[str] | None = None) -> None:
         engine.append(n / secs)
         n, secs = view_run(args.variant, args.hands, args.players, seed=r)
         viewed.append(n / secs)
+        n, secs = observe_run(args.variant, args.hands, args.players, seed=r)
+        observed.append(n / secs)
         n, secs = env_run(args.variant, args.hands, args.players, seed=r)
         stepped.append(n / secs)
         ratios.append(stepped[-1] / engine[-1])
@@ -97,11 +120,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"canasta.env benchmark ({core_kind()} core, Python {sys.version_info.major}."
           f"{sys.version_info.minor}): {args.variant}, {args.players} players, random play, "
           f"median of {args.rounds} interleaved rounds of {args.hands} hands")
-    print(f"  raw engine decisions/s     {statistics.median(engine):10,.0f}")
-    print(f"  engine + one view/decision {statistics.median(viewed):10,.0f}   (the ceiling of "
-          "an env whose observations come from state.view)")
-    print(f"  PettingZoo env steps/s     {statistics.median(stepped):10,.0f}")
-    print(f"  env / engine               {statistics.median(ratios):10.2f}   (rounds "
+    rates = [("raw engine decisions/s", engine, ""),
+             ("engine + one view/decision", viewed, "the ceiling of an env whose "
+              "observations come from state.view"),
+             ("raw_env observe + step/s", observed, "the env's own work, without "
+              "PettingZoo's agent loop"),
+             ("PettingZoo env steps/s", stepped, "")]
+    base = 1e6 / statistics.median(engine)
+    for label, values, note in rates:
+        rate = statistics.median(values)
+        extra = f"   +{1e6 / rate - base:5.1f} µs/decision" if values is not engine else (
+            f"   {base:6.1f} µs/decision")
+        print(f"  {label:27}{rate:10,.0f}{extra}" + (f"   ({note})" if note else ""))
+    print(f"  {'env / engine':27}{statistics.median(ratios):10.2f}   (rounds "
           + " ".join(f"{x:.2f}" for x in ratios) + ")")
     if args.performance_benchmark:
         from pettingzoo.test import performance_benchmark
