@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta import Discard, MisdealError, Retract, State, TakePile, load_preset
-from canasta.core.cards import NUM_CODES, make_deck, parse_card
+from canasta.core.cards import NUM_CODES, cards_of, display_cards, make_deck, parse_card, sort_key
 from canasta.core.data import FIELDS, HandData
 from canasta.core.events import TookPile as PileTaken
 from canasta.core.melds import RED3
@@ -191,6 +191,16 @@ def test_a_view_is_a_snapshot_its_parts_built_late_included(name: str, opts: dic
             assert view.known == then.view(seat).known
             assert not differences(blank(then, seat), view.table)
             assert view.table is view.table
+
+
+@settings(max_examples=50, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=NUM_CODES, max_size=NUM_CODES))
+def test_hands_are_listed_in_display_order(counts: list[int]) -> None:
+    """``cards_of`` and ``display_cards`` (a view's ``hand``) walk the codes in display order
+    instead of sorting: the same list as sorting by ``sort_key``."""
+    cards = sorted((c for c in range(NUM_CODES) for _ in range(counts[c])), key=sort_key)
+    assert cards_of(counts) == cards
+    assert display_cards(tuple(counts)) == tuple(cards)
 
 
 def test_a_view_pickles_and_copies() -> None:

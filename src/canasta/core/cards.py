@@ -21,7 +21,7 @@ Points (the same in all five seeds; e.g. seed 002: "il jolly ... vale 50 punti; 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 JOKER = 52
 NUM_CODES = 53
@@ -201,8 +201,19 @@ def counts_of(cards: Iterable[int]) -> list[int]:
 DISPLAY_ORDER: tuple[int, ...] = tuple(sorted(range(NUM_CODES), key=sort_key))
 
 
-def cards_of(counts: Sequence[int]) -> list[int]:
-    """Cards of a counts list (or tuple), in display order."""
-    # Walking the codes in display order gives the sorted list without sorting (a view
-    # lists a hand on every call).
+def cards_of(counts: list[int]) -> list[int]:
+    """Cards of a counts list, in display order."""
+    # Walking the codes in display order gives the sorted list without sorting.
     return [c for c in DISPLAY_ORDER for _ in range(counts[c])]
+
+
+def display_cards(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards of a counts tuple, in display order (``tuple(cards_of(list(counts)))``, for the
+    counts tuples of a view)."""
+    out: list[int] = []
+    for c in DISPLAY_ORDER:
+        n = counts[c]
+        while n > 0:
+            out.append(c)
+            n -= 1
+    return tuple(out)

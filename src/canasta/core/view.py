@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from canasta.core.actions import Action, ViewActions
-from canasta.core.cards import NUM_CODES, cards_of, make_deck
+from canasta.core.cards import NUM_CODES, display_cards, make_deck
 from canasta.core.data import HandData, Phase
 from canasta.core.events import Event, EventLog, events_of, push
 from canasta.core.legality import legal_actions
@@ -160,7 +160,7 @@ class View(Generic[S]):
         """This seat's cards in display order."""
         hand = self._hand
         if hand is None:
-            hand = self._hand = tuple(cards_of(self.hand_counts))
+            hand = self._hand = display_cards(self.hand_counts)
         return hand
 
     @property

@@ -7,8 +7,9 @@ like with like):
   (:func:`canasta.sim.bench.playout_run`: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
   environment a user gets): ``last()`` (the observation and mask from the view), a uniform
-  choice among the mask's legal ids, ``step()``. A step is one decision; the dead steps at the
-  end of a hand (``step(None)``) are not counted, their time is;
+  choice among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example),
+  ``step()``. A step is one decision; the dead steps at the end of a hand (``step(None)``)
+  are not counted, their time is;
 * the same engine loop calling ``state.view(actor)`` once per decision (what an observation
   must cost at least, since observations are built from the view only), as a ceiling;
 * the unwrapped environment's own work, without PettingZoo's agent loop:
@@ -27,8 +28,6 @@ import random
 import statistics
 import sys
 import time
-
-import numpy as np
 
 from canasta.env.pettingzoo import env as make_env
 from canasta.env.pettingzoo import raw_env
@@ -67,7 +66,7 @@ def env_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, flo
             if term or trunc:
                 e.step(None)
                 continue
-            ids = np.flatnonzero(obs["action_mask"])
+            ids = obs["action_mask"].nonzero()[0]
             e.step(int(ids[rng.randrange(len(ids))]))
             steps += 1
     return steps, time.perf_counter() - start
@@ -83,7 +82,7 @@ def observe_run(variant: str, hands: int, players: int, seed: int) -> tuple[int,
     for h in range(hands):
         e.reset(seed=seed * 100_003 + h)
         while not e.state.is_over:
-            ids = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            ids = e.observe(e.agent_selection)["action_mask"].nonzero()[0]
             e.step(int(ids[rng.randrange(len(ids))]))
             steps += 1
     return steps, time.perf_counter() - start

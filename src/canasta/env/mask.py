@@ -18,6 +18,8 @@ from canasta.core.actions import Action, Discard, Draw, LayOff, Meld, TakePile
 from canasta.core.cards import NUM_CODES
 from canasta.core.codec import ActionCodec
 
+_INT8 = np.dtype(np.int8)
+
 
 class ActionMask:
     """Masks over the ids of ``codec``.
@@ -71,4 +73,4 @@ class ActionMask:
                     i = self._others[a] = self.codec.encode(a)
             legal[i] = a
             out[i] = 1
-        return np.frombuffer(out, dtype=np.int8), legal
+        return np.frombuffer(out, _INT8), legal  # dtype positional: the keyword costs more

@@ -30,6 +30,7 @@ MELD_KEYS = 14
 #: stay far below it).
 BOUND = 1_000_000.0
 PHASES = (Phase.DRAW, Phase.PLAY, Phase.ANSWER, Phase.OVER)
+_FLOAT32 = np.dtype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,19 +115,22 @@ class ObservationLayout:
             self._start[n] for n in ("pile_top", "pile_cards", "pile", "pending"))
         self._o_stock, self._o_phase, self._o_current, self._o_actor, self._o_opening = (
             self._start[n] for n in ("stock", "phase", "current", "actor", "opening"))
+        self._o_teams_end = self._o_minimum + teams
         self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
         # Caches of encode(), keyed by values of the views encoded (never a state): per seat
         # the last known-cards tuple and its floats, per team the last melds and their
         # block, the last face-up pile and its counts.
         empty: tuple[int, ...] = ()
-        self._known_cache: list[tuple[tuple[int, ...], array[float]]] = [
-            (empty, array("f"))] * players
+        self._known_cache: list[tuple[tuple[int, ...], array[float] | None]] = [
+            (empty, None)] * players
         no_melds: dict[int, tuple[int, ...]] = {}
         self._meld_cache: list[tuple[dict[int, tuple[int, ...]], array[float], array[float],
                                      int, int]] = [(no_melds, *self._meld_block(no_melds))
                                                    ] * teams
         self._pile_cache: tuple[tuple[int, ...], array[float]] = (
             empty, array("f", bytes(4 * NUM_CODES)))
+        # Per team, the teams' values it last saw and their block (see encode()).
+        self._team_cache: list[tuple[object, array[float]]] = [(None, array("f"))] * teams
 
     def part(self, name: str) -> Part:
         """The part called ``name``.
@@ -199,30 +203,19 @@ class ObservationLayout:
             # The state's known tuples are replaced, never changed, when a hand's known
             # cards change, so the same object means the same counts.
             if cached[0] is not counts:
-                cached = known_cache[s] = (counts, array("f", counts))
-            row = base + (r - 1) * NUM_CODES
-            out[row:row + NUM_CODES] = cached[1]
-        nt = self.teams
-        my_team = view.team
-        nat, wild = self._o_nat, self._o_wild
-        runs, canastas = self._o_runs, self._o_canastas
-        reds, opened = self._o_reds, self._o_opened
-        scores, minimum = self._o_scores, self._o_minimum
-        meld_cache = self._meld_cache
-        for team in range(nt):
-            r = (team - my_team) % nt
-            melds = view.melds[team]
-            cached_melds = meld_cache[team]
-            if cached_melds[0] != melds:
-                cached_melds = meld_cache[team] = (melds, *self._meld_block(melds))
-            out[nat + r * MELD_KEYS:nat + (r + 1) * MELD_KEYS] = cached_melds[1]
-            out[wild + r * MELD_KEYS:wild + (r + 1) * MELD_KEYS] = cached_melds[2]
-            out[runs + r] = cached_melds[3]
-            out[canastas + r] = cached_melds[4]
-            out[reds + r] = len(view.red_threes[team])
-            out[opened + r] = 1.0 if view.opened[team] else 0.0
-            out[scores + r] = view.scores[team]
-            out[minimum + r] = view.opening_minimum[team]
+                cached = known_cache[s] = (counts, array("f", counts) if any(counts) else None)
+            if cached[1] is not None:  # None: nothing known, the zeros stay
+                row = base + (r - 1) * NUM_CODES
+                out[row:row + NUM_CODES] = cached[1]
+        # The teams' parts (meld_naturals .. opening_minimum) are one run of the vector; a
+        # team sees them the same until a meld, a red three or an opening changes them.
+        teams = (view.melds, view.red_threes, view.opened, view.scores, view.opening_minimum)
+        cached_teams = self._team_cache[view.team]
+        if cached_teams[0] != teams:
+            # The melds' dicts copied: the key must not change with the view it came from.
+            key = (tuple(dict(m) for m in view.melds), *teams[1:])
+            cached_teams = self._team_cache[view.team] = (key, self._team_block(view))
+        out[self._o_nat:self._o_teams_end] = cached_teams[1]
         if view.pile_top is not None:
             out[self._o_top + view.pile_top] = 1.0
         pile = view.pile
@@ -246,7 +239,31 @@ class ObservationLayout:
         base = self._o_opening
         out[base] = view.opening_points
         out[base + 1] = 0.0 if view.provisional is None else 1.0
-        return np.frombuffer(out, dtype=np.float32)
+        return np.frombuffer(out, _FLOAT32)  # dtype positional: the keyword costs more
+
+    def _team_block(self, view: View) -> array[float]:
+        """The teams' parts of ``view``'s observation (``meld_naturals`` to
+        ``opening_minimum``), relative to its team."""
+        nt = self.teams
+        start = self._o_nat
+        out = array("f", bytes(4 * (self._o_teams_end - start)))
+        nat, wild = self._o_nat - start, self._o_wild - start
+        meld_cache = self._meld_cache
+        for team in range(nt):
+            r = (team - view.team) % nt
+            melds = view.melds[team]
+            cached = meld_cache[team]
+            if cached[0] != melds:
+                cached = meld_cache[team] = (dict(melds), *self._meld_block(melds))
+            out[nat + r * MELD_KEYS:nat + (r + 1) * MELD_KEYS] = cached[1]
+            out[wild + r * MELD_KEYS:wild + (r + 1) * MELD_KEYS] = cached[2]
+            out[self._o_runs - start + r] = cached[3]
+            out[self._o_canastas - start + r] = cached[4]
+            out[self._o_reds - start + r] = len(view.red_threes[team])
+            out[self._o_opened - start + r] = 1.0 if view.opened[team] else 0.0
+            out[self._o_scores - start + r] = view.scores[team]
+            out[self._o_minimum - start + r] = view.opening_minimum[team]
+        return out
 
     def _meld_block(self, melds: dict[int, tuple[int, ...]]) -> tuple[array[float],
                                                                        array[float], int, int]:
