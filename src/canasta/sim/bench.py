@@ -55,18 +55,19 @@ def core_kind() -> str:
 # -- random play-outs ----------------------------------------------------------------------
 
 
-def playout_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
-    """Play ``hands`` random hands; returns (decisions, seconds)."""
+def playout_run(variant: str, hands: int, players: int, seed: int,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """Play ``hands`` random hands; returns (decisions, seconds of ``clock``)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         state = State.deal(rules, players, seed=seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, clock() - start
 
 
 #: Run in a subprocess with another ``canasta`` on the path (``--baseline``): the same
