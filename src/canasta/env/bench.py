@@ -3,8 +3,8 @@
 Prints, as medians of interleaved rounds (the same hands in each loop, so the ratio compares
 like with like):
 
-* the raw engine's decisions per second on random play-outs
-  (:func:`canasta.sim.bench.playout_run`: ``legal_actions()``, ``random.choice``, ``apply()``);
+* the raw engine's decisions per second on random play-outs (:func:`playout_run`, the loop
+  of ``python -m canasta.bench``: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
   environment a user gets): ``last()`` (the observation and mask from the view), a uniform
   choice among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example),
@@ -22,7 +22,11 @@ Loops are timed by the wall clock, or with ``--cpu`` by this process's CPU time
 (``time.process_time``; the loops run on one thread), which a shared, loaded machine disturbs
 less: time spent waiting for a core is not counted.
 
-Not a test: nothing here asserts a speed.
+To compare with an older commit, run a copy of this file with the older tree's own
+environment: ``cp src/canasta/env/bench.py /tmp/envbench.py``, then in each tree
+``.venv/bin/python /tmp/envbench.py --cpu`` (a copy outside the package: run from
+``canasta/env/`` itself, this folder's ``pettingzoo.py`` would hide the library). Not a test:
+nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -34,19 +38,35 @@ import sys
 import time
 from collections.abc import Callable
 
+from canasta.core.rules import load_preset
+from canasta.core.state import State
 from canasta.env.pettingzoo import env as make_env
 from canasta.env.pettingzoo import raw_env
-from canasta.sim.bench import core_kind, playout_run
+from canasta.sim.bench import core_kind
+
+
+def playout_run(variant: str, hands: int, players: int, seed: int,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """The raw engine's loop, :func:`canasta.sim.bench.playout_run`'s (written out here so
+    that a copy of this file runs against an older package, which may lack its ``clock``):
+    ``hands`` random hands, (decisions, seconds)."""
+    rules = load_preset(variant)
+    rng = random.Random(seed)
+    decisions = 0
+    start = clock()
+    for h in range(hands):
+        state = State.deal(rules, players, seed=seed * 100_003 + h)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions, clock() - start
 
 
 def view_run(variant: str, hands: int, players: int, seed: int,
              clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-    """:func:`canasta.sim.bench.playout_run` with one ``state.view(actor)`` per decision, the
+    """:func:`playout_run` with one ``state.view(actor)`` per decision, the
     choice made from ``view.legal_actions`` (so ``legal_actions()`` runs once, as in the env):
     (decisions, seconds)."""
-    from canasta.core.rules import load_preset
-    from canasta.core.state import State
-
     rules = load_preset(variant)
     rng = random.Random(seed)
     decisions = 0
