@@ -403,11 +403,11 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
         session = setup(opts, console)
         session.autosave()
     except SetupError as exc:
-        console.print(Text(f"Error: {exc}", style="bold red"))
+        console.print(Text(f"Error: {exc}", style="bold red"), soft_wrap=True)
         return 2
     except OSError as exc:
         console.print(Text(f"Error: cannot save to {session.save}: {exc.strerror}",
-                           style="bold red"))
+                           style="bold red"), soft_wrap=True)
         return 2
     game = Game(session, console, read)
     if resume is not None or start_from is not None:
@@ -473,7 +473,8 @@ def register(app: typer.Typer) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
         if sort not in ("rank", "suit"):
-            console.print(Text("Error: --sort: expected rank or suit", style="bold red"))
+            console.print(Text("Error: --sort: expected rank or suit", style="bold red"),
+                          soft_wrap=True)
             raise typer.Exit(2)
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             try:
@@ -490,7 +491,7 @@ def register(app: typer.Typer) -> None:
                 session = setup(opts, console)
                 session.autosave()
             except SetupError as exc:
-                console.print(Text(f"Error: {exc}", style="bold red"))
+                console.print(Text(f"Error: {exc}", style="bold red"), soft_wrap=True)
                 raise typer.Exit(2) from None
             run_table(session, speed=speed, step=step,
                       style=render.CardStyle(symbols=True, four_colour=four_colour, sort=sort))
