@@ -227,6 +227,26 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
     drive(app, (80, 24), script)
 
 
+def test_the_score_screen_names_the_partner_of_the_player_who_went_out() -> None:
+    """The sheet numbers a side's players in seat order and the player who went out keeps
+    a number (issue 9); the table named the partner's row from the players still holding
+    cards, so East's cards read "Cards left in hand, player 2" after West went out."""
+    s = new_session(seed=0)
+    play_out(s)
+    assert s.state.went_out == 1  # West, the first seat of West & East
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
+        text = "\n".join(shot(app, "table-result-went-out"))
+        assert "Cards left in hand, East" in text
+        assert "player" not in text
+
+    drive(app, (80, 24), script)
+    assert s.sheet_players(1) == ["West", "East"]
+
+
 def test_the_score_screen_speaks_the_players_language() -> None:
     """The hand's end was English on an Italian table: how it ended, the sheet's items
     (from their codes), the totals."""

@@ -263,9 +263,8 @@ class Game:
                 self.console.print(left)
         tables = []
         for sheet in rec.sheets:
-            seats = [p for p in self.match.teams[sheet.team] if p != state.went_out]
             tables.append(render.score_sheet_table(
-                sheet, s.team_names[sheet.team], [s.names[p] for p in seats], s.lang))
+                sheet, s.team_names[sheet.team], s.sheet_players(sheet.team), s.lang))
         self.console.print(Columns(tables, padding=(0, 2)))
         self.console.print(render.totals_table(self.match.scores, s.team_names,
                                                self.match.rules.target(self.match.players),

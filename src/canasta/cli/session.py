@@ -121,6 +121,11 @@ class Session:
         return describe_event(event, self.human, self.lang, self.names, self.team_names,
                               self.match.teams)
 
+    def sheet_players(self, team: int) -> list[str]:
+        """The names of ``team``'s players in seat order: the score sheet's "player N" is
+        the N-th of them (the player who went out keeps a number but has no row)."""
+        return [self.names[p] for p in self.match.teams[team]]
+
     def hand_end_text(self) -> str:
         """How the hand ended, in the player's words: "Hand 2 ends: went out (East)."."""
         state = self.state

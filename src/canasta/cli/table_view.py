@@ -226,7 +226,7 @@ def help_table(lang: str = "en") -> RenderableType:
 
 def result_text(session: Session) -> RenderableType:
     """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
-    match, state = session.match, session.state
+    match = session.match
     rec = match.record
     lang = session.lang
     parts: list[RenderableType] = [Text(session.hand_end_text(), style="bold")]
@@ -237,8 +237,7 @@ def result_text(session: Session) -> RenderableType:
         tab.add_column()
         tab.add_column(justify="right")
         tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
-        counted = [session.names[p] for p in match.teams[sheet.team] if p != state.went_out]
-        for label, pts in render.sheet_rows(sheet, counted, lang):
+        for label, pts in render.sheet_rows(sheet, session.sheet_players(sheet.team), lang):
             tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
         tab.add_row(Text(t("ui.total", lang), style="bold"),
                     Text(f"{sheet.hand_total:+d}", style="bold"))
