@@ -284,3 +284,18 @@ def test_the_log_s_verb_agrees_with_the_side_and_one_card_is_a_card() -> None:
     assert any(line.endswith("draws a card from the stock.") for line in lines)
     assert any(" have opened with " in line or "Your side has opened" in line
                for line in lines), text
+
+
+def test_a_player_with_one_card_holds_a_card_not_1_cards() -> None:
+    """The seats' panel said "East 1 cards"; one card takes the ``.one`` form."""
+    from canasta.cli.table_view import seats_text
+
+    state = random_states("international", range(300), lambda s: 1 in s.hand_size)
+    view = state.view(0)
+    names = render.seat_names(4)
+    teams = render.team_names(((0, 2), (1, 3)), names)
+    lines = seats_text(view, names, teams, "en").plain.splitlines()
+    one = names[list(state.hand_size).index(1)]
+    assert any(line.strip().endswith(f"{one} 1 card") for line in lines), lines
+    assert not any("1 cards" in line for line in lines)
+    assert "1 carta" in seats_text(view, names, teams, "it").plain

@@ -143,7 +143,9 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -
         mark = "▶ " if seat == view.actor and view.phase.value != "over" else "  "
         out.append(mark, style="bold yellow")
         out.append(f"{names[seat]} ", style="bold")
-        out.append(t("ui.cards_n", lang, n=view.hand_sizes[seat]), style="dim")
+        held = view.hand_sizes[seat]
+        out.append(t("ui.cards_n.one" if held == 1 else "ui.cards_n", lang, n=held),
+                   style="dim")
         move = last[seat]
         if view.players > 4:  # beside the name: the name need not be said twice
             out.append(": ")

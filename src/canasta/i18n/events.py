@@ -105,6 +105,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
         entry: Entry = {"key": f"event.hand_end.{event.reason}", "values": {}}
         if event.went_out is not None:
             entry["seat"] = event.went_out
+            if event.went_out == viewer and has(entry["key"] + ".self"):
+                entry["key"] += ".self"  # "you go out", not "You goes out"
         out.append(entry)
     elif kind == "Played":
         out.append(_entry("played", seat, viewer, action=event.action.text()))

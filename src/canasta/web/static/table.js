@@ -229,7 +229,7 @@ function renderSeats() {
     const last = lastMoveText((V().last_moves || [])[i]);
     if (last) chip.appendChild(el("div", "seat-last", last));
     if (S.clock && S.clock.seat === i) chip.appendChild(el("div", "seat-clock"));
-    chip.title = t("ui.cards_n", { n: V().hand_sizes[i] });
+    chip.title = tCount("ui.cards_n", V().hand_sizes[i]);
     // the own seat sits at the bottom, by the hand; the others around the table
     place(i).appendChild(chip);
   }
