@@ -299,3 +299,34 @@ def test_a_player_with_one_card_holds_a_card_not_1_cards() -> None:
     assert any(line.strip().endswith(f"{one} 1 card") for line in lines), lines
     assert not any("1 cards" in line for line in lines)
     assert "1 carta" in seats_text(view, names, teams, "it").plain
+
+
+def test_a_canasta_is_told_by_its_kind_in_the_players_language() -> None:
+    """The Italian table showed "[A×7 mixed canasta of aces]": English, and "×7" read as a
+    product. A canasta reads "A: canasta sporca (7)"; a side's header that wraps goes on
+    indented, not as if it were a meld."""
+    from rich.console import Console
+
+    from canasta.cli.render import CardStyle
+    from canasta.cli.table_view import melds_text
+
+    state = random_states("international", range(400), lambda s: any(
+        len(m) >= 7 for side in s.melds for m in side.values()))
+    view = state.view(0)
+    names = render.seat_names(4, lang="it")
+    teams = render.team_names(((0, 2), (1, 3)), names)
+
+    def shown(width: int, lang: str) -> list[str]:
+        console = Console(width=80, file=None, record=True, color_system=None)
+        with console.capture() as cap:
+            console.print(melds_text(view, names, teams, CardStyle(symbols=True), lang, width))
+        return cap.get().splitlines()
+
+    italian = "\n".join(shown(46, "it"))
+    assert "mixed" not in italian and "natural" not in italian and "×" not in italian
+    assert any(w in italian for w in ("canasta pulita (", "canasta sporca (", "canasta di matte ("))
+    narrow = shown(24, "en")
+    headers = [i for i, line in enumerate(narrow) if line.startswith(tuple(teams))]
+    assert headers
+    for i in headers:  # a header too long for 24 cells goes on indented deeper than melds
+        assert narrow[i + 1].startswith("    "), narrow

@@ -65,12 +65,18 @@ def pile_text(view: View, style: CardStyle, lang: str) -> Text:
     return out
 
 
-def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -> Text:
+def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle,
+               lang: str = "en") -> Text:
+    """A meld as its rank and cards ("K: K♠ K♣ JK"); a canasta, squared up as at a real
+    table, as its rank, kind and size ("K: natural canasta (7)", in ``lang``)."""
     kind = classify_meld(cards, view.rules)
     label = rank_text(key)
     if kind is not None:
-        return Text(f"[{label}×{len(cards)} {kind.label}]",
+        which = "wild" if kind.wild else "natural" if kind.natural else "mixed"
+        chip = Text(f"{label}: ", style="bold")
+        chip.append(f"{t(f'ui.canasta_{which}', lang)} ({len(cards)})",
                     style="bold green" if kind.natural else "green")
+        return chip
     chip = Text(f"{label}: ", style="bold")
     chip.append_text(cards_label(sorted(cards, key=sort_key), style=style))
     return chip
@@ -79,8 +85,8 @@ def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -
 def melds_text(view: View, names: list[str], team_names: list[str], style: CardStyle,
                lang: str, width: int = 46) -> RenderableType:
     """Both sides' melds, the seat's side first: a header line (opening, canastas, red
-    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``), packed
-    into lines of ``width`` cells."""
+    threes, points melded) and the melds as chips (a canasta as ``K: natural canasta
+    (7)``), packed into lines of ``width`` cells."""
     size = view.rules.melds.canasta_size
     parts: list[RenderableType] = []
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
@@ -103,25 +109,30 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
             pieces.append(cards_label(view.red_threes[team], style=style))
         pts = sum(POINTS[c] for m in melds.values() for c in m)
         pieces.append(Text(t("play.tui.melded", lang, n=pts), style="dim"))
-        parts.extend(_packed(pieces, width, sep="  ", indent=""))
+        parts.extend(_packed(pieces, width, sep="  ", indent="", hang="    "))
         if not melds:
             parts.append(Text("  " + t("ui.no_melds", lang), style="dim"))
             continue
-        parts.extend(_packed([_meld_chip(key, melds[key], view, style)
+        parts.extend(_packed([_meld_chip(key, melds[key], view, style, lang)
                               for key in sorted(melds, key=_meld_order)], width))
     return Group(*parts)
 
 
-def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  ") -> list[Text]:
+def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  ",
+            hang: str | None = None) -> list[Text]:
     """``pieces`` packed into lines of at most ``width`` cells (where each fits), so that
-    a meld or a header item ("melded 80") is never cut across two lines."""
+    a meld or a header item ("melded 80") is never cut across two lines; lines after the
+    first start with ``hang`` (default ``indent``), so that a header's second line reads as
+    its continuation, not as a meld."""
     lines: list[Text] = []
-    line = Text(indent)
+    start = indent
+    line = Text(start)
     for piece in pieces:
-        if len(line.plain) > len(indent) and len(line.plain) + len(sep) + len(piece.plain) > width:
+        if len(line.plain) > len(start) and len(line.plain) + len(sep) + len(piece.plain) > width:
             lines.append(line)
-            line = Text(indent)
-        if len(line.plain) > len(indent):
+            start = indent if hang is None else hang
+            line = Text(start)
+        if len(line.plain) > len(start):
             line.append(sep)
         line.append_text(piece)
     lines.append(line)
