@@ -330,3 +330,21 @@ def test_a_canasta_is_told_by_its_kind_in_the_players_language() -> None:
     assert headers
     for i in headers:  # a header too long for 24 cells goes on indented deeper than melds
         assert narrow[i + 1].startswith("    "), narrow
+
+
+def test_a_wild_card_on_top_is_told_as_untakeable_until_covered() -> None:
+    """With a deuce on top the pile read "Frozen for everyone: only 2 natural cards of rank 2
+    from your hand take it", which no hand can do: the engine refuses any take while a wild
+    card is on top."""
+    from canasta.core.cards import is_wild
+
+    state = random_states("international", range(400), lambda s: s.pile and is_wild(s.pile[-1])
+                          and s.phase is Phase.DRAW)
+    view = state.view(state.actor)
+    assert not any(isinstance(a, TakePile) for a in view.legal_actions)
+    lines = explain.pile_lines(view)
+    top = card_text(state.pile[-1])
+    assert lines[0] == f"{top} on top: nobody takes the pile until a discard covers it."
+    assert "of rank 2" not in " ".join(lines) and "of rank JK" not in " ".join(lines)
+    assert lines[1].startswith("Then it stays frozen for everyone")
+    assert lines[-1] == "You cannot take it now."

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.core.actions import Discard, Draw, EndHand, TakePile
-from canasta.core.cards import POINTS, card_text, rank_of, rank_text
+from canasta.core.cards import POINTS, card_text, is_red_three, is_wild, rank_of, rank_text
 from canasta.core.events import action_of
 from canasta.core.state import Phase, View
 from canasta.i18n import describe_event, t
@@ -37,7 +37,13 @@ def pile_lines(view: View, lang: str = "en") -> list[str]:
     if view.stopped:  # this turn nobody takes it, whether or not its player has drawn yet
         return [*out, t("play.pile.stopped", lang)]
     frozen_all = table.pile_frozen or pile.always_frozen
-    if frozen_all:
+    if is_wild(view.pile_top) or is_red_three(view.pile_top):
+        # no rank to match: nobody takes it until a discard covers it (the engine's
+        # "wild_on_top" refusal), and a wild card in it freezes it for everyone after
+        out.append(t("play.pile.wild_top", lang, card=card_text(view.pile_top)))
+        if frozen_all:
+            out.append(t("play.pile.then_frozen", lang, n=pile.frozen_naturals))
+    elif frozen_all:
         key = "play.pile.frozen_always" if pile.always_frozen else "play.pile.frozen_all"
         out.append(t(key, lang, n=pile.frozen_naturals, rank=rank))
         if pile.frozen_requires_canasta:
