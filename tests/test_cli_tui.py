@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from canasta import Match, load_preset
 from canasta.cli import moves, render
@@ -101,6 +102,31 @@ def test_the_table_fits_80x24_and_redraws_in_place() -> None:
         drawn = s.gained
         assert drawn and "*" in "\n".join(second)  # the drawn card is marked
         assert "discard:" in "\n".join(second)  # the grouped menu
+
+    drive(app, (80, 24), script)
+
+
+def test_moves_in_words_show_cards_with_their_suits() -> None:
+    """The hand had suit symbols but every player's last move and the log read "West
+    discards 3c.": the words now write cards as the hand does ("3♣"), while the menu keeps
+    the forms that are typed."""
+    import re
+
+    s = new_session()
+    app = TableApp(s, speed=0)
+    plain = re.compile(r"\b(?:10|[2-9AKQJ])[shdc]\b")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.pause()
+        lines = shot(app, "table-symbols")
+        seats = [line[49:] for line in lines[2:16]]
+        moved = [line for line in seats if "discard" in line]
+        assert moved and all(any(c in line for c in "♠♥♦♣") for line in moved), seats
+        assert not any(plain.search(line) for line in seats), seats
+        log = app.query_one("#messages", RichLog)
+        text = "\n".join(str(line.text) for line in log.lines)
+        assert "discards" in text and not plain.search(text), text
 
     drive(app, (80, 24), script)
 

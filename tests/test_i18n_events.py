@@ -42,6 +42,17 @@ def test_melds_lay_offs_and_the_end_of_the_hand() -> None:
                           "en", NAMES) == "You end the hand. The hand ends: the stock is gone."
 
 
+def test_cards_in_words_can_carry_their_suit_symbols() -> None:
+    from canasta.cli.render import symbol_text
+
+    taken = Melded(2, None, 10, tuple(parse_cards("10h 10d JK")), True)
+    assert describe_event(taken, 0, "en", NAMES, card_label=symbol_text) == \
+        "Bea melds 10♥ 10♦ JK."
+    assert describe_event(taken, 0, "en", NAMES) == "Bea melds 10h 10d JK."
+    assert [symbol_text(c) for c in ("As", "10c", "JK", "Tx", "")] == \
+        ["A♠", "10♣", "JK", "Tx", ""]
+
+
 def test_the_player_who_went_out_reads_it_as_their_own() -> None:
     """"The hand ends: You goes out." was the line of the terminal player who went out (and
     "Tu chiude" in Italian): the seat that went out reads the ``.self`` form."""

@@ -248,5 +248,9 @@ def test_on_a_phone_in_italian_the_action_bar_never_covers_the_hand(
         last = page.evaluate("document.querySelector('.side').getBoundingClientRect().bottom")
         bar = page.evaluate("document.getElementById('actions').getBoundingClientRect().top")
         assert last <= bar + 1, (extra, last, bar)
+    # the log scrolled under the bar does not show through it (it did, at 96 % opacity)
+    colour = page.evaluate("getComputedStyle(document.getElementById('actions'))"
+                           ".backgroundColor")
+    assert colour.startswith("rgb(") or colour.endswith(", 1)"), colour
     shot(page, "table-phone-it")
     assert page.errors == []

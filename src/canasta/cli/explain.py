@@ -11,7 +11,7 @@ the catalogues (:mod:`canasta.i18n`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canasta.core.actions import Discard, Draw, EndHand, TakePile
 from canasta.core.cards import POINTS, card_text, is_red_three, is_wild, rank_of, rank_text
@@ -98,15 +98,16 @@ def turn_line(view: View, names: Sequence[str], lang: str = "en") -> str:
 
 
 def last_moves(view: View, names: Sequence[str], teams: Sequence[str],
-               lang: str = "en") -> list[str]:
+               lang: str = "en", card_label: Callable[[str], str] | None = None) -> list[str]:
     """Each seat's last move this hand, in words as the seat of ``view`` saw it ("-" for a
-    seat that has not moved yet); in seat order."""
+    seat that has not moved yet); in seat order. ``card_label`` writes the cards
+    (:func:`canasta.i18n.events.render`)."""
     last: dict[int, str] = {}
     for event in view.events:
         played = action_of(event)
         if played is None:
             continue
-        text = describe_event(event, view.seat, lang, names, teams, view.teams)
+        text = describe_event(event, view.seat, lang, names, teams, view.teams, card_label)
         if text:
             last[played[0]] = text
     return [last.get(seat, "-") for seat in range(view.players)]

@@ -20,7 +20,7 @@ from typing import Any
 
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
-from canasta.cli.render import team_names
+from canasta.cli.render import symbol_text, team_names
 from canasta.core.actions import Action, parse_action
 from canasta.core.cards import card_text, sort_key
 from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
@@ -116,10 +116,12 @@ class Session:
     def team_names(self) -> list[str]:
         return team_names(self.match.teams, self.names)
 
-    def describe(self, event: Event) -> str:
-        """``event`` in words as the player reads it, the verb agreeing with each side."""
+    def describe(self, event: Event, symbols: bool = False) -> str:
+        """``event`` in words as the player reads it, the verb agreeing with each side;
+        ``symbols``: cards with their suits' symbols ("7♥", the full-screen table), else
+        as typed ("7h", the line-by-line play that scripts read)."""
         return describe_event(event, self.human, self.lang, self.names, self.team_names,
-                              self.match.teams)
+                              self.match.teams, symbol_text if symbols else None)
 
     def sheet_players(self, team: int) -> list[str]:
         """The names of ``team``'s players in seat order: the score sheet's "player N" is

@@ -146,7 +146,7 @@ def _meld_order(key: int) -> tuple[int, int]:
 def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -> Text:
     """Each player: cards held, and the last move in words (on its own line up to four
     players; beside the name, cut short, with more)."""
-    last = explain.last_moves(view, names, team_names, lang)
+    last = explain.last_moves(view, names, team_names, lang, render.symbol_text)
     out = Text()
     for seat in range(view.players):
         if seat:

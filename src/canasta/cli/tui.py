@@ -201,7 +201,7 @@ class TableApp(App[None]):
         s = self.session
         events = s.state.events
         for event in events[self.shown:]:
-            line = s.describe(event)
+            line = s.describe(event, symbols=True)
             if line:
                 self.say(line, "" if action_of(event) is not None else "italic")
         self.shown = len(events)
@@ -370,7 +370,7 @@ class TableApp(App[None]):
     def action_log(self) -> None:
         s = self.session
         lines = [line for e in s.state.events
-                 if (line := s.describe(e))]
+                 if (line := s.describe(e, symbols=True))]
         self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
 
     def action_leave(self) -> None:
