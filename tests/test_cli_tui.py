@@ -291,8 +291,11 @@ def test_the_score_screen_speaks_the_players_language() -> None:
         assert "Carte calate" in text or "Carte in mano" in text
         for english in ("Match after", "Melded cards", "Cards left", "went out", "Hand 1"):
             assert english not in text
+        await pilot.press("q")  # leave: the parting words are Italian too
+        await pilot.pause()
 
     drive(app, (80, 24), script)
+    assert app.quit_message.startswith("Ciao. (Con --save FILE"), app.quit_message
 
 
 def test_help_opens_over_the_table_and_closes() -> None:

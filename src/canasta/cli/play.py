@@ -343,8 +343,8 @@ def setup(opts: Options, console: Console) -> Session:
         elif opts.resume is not None:
             data, source = read_document(opts.resume)
             if isinstance(data, dict) and data.get("format") == "canasta-position":
-                raise SetupError(f"{opts.resume} is a position, not a match record: play on "
-                                 f"from it with --from {opts.resume}")
+                raise SetupError(t("play.error.resume_position", resolve_lang(opts.lang),
+                                   path=opts.resume))
             match, data = load_record(opts.resume)
             stored = data.get("names") or []
             names, kinds = [], []
@@ -372,8 +372,7 @@ def setup(opts: Options, console: Console) -> Session:
     except (RulesError, RecordError, FormatError, ValueError) as exc:
         raise SetupError(str(exc)) from None
     if save is not None and save != opts.resume and save.exists() and not opts.force:
-        raise SetupError(f"{save} exists: resume it with --resume {save}, or overwrite it "
-                         "with --force")
+        raise SetupError(t("play.error.save_exists", resolve_lang(opts.lang), path=save))
     return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
                    allow_undo=opts.allow_undo, hand_offset=offset)
 
@@ -402,7 +401,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
         session = setup(opts, console)
         session.autosave()
     except SetupError as exc:
-        console.print(Text(f"Error: {exc}", style="bold red"))
+        console.print(Text(t("play.error", resolve_lang(lang), message=exc), style="bold red"))
         return 2
     except OSError as exc:
         console.print(Text(f"Error: cannot save to {session.save}: {exc.strerror}",
@@ -489,7 +488,8 @@ def register(app: typer.Typer) -> None:
                 session = setup(opts, console)
                 session.autosave()
             except SetupError as exc:
-                console.print(Text(f"Error: {exc}", style="bold red"))
+                console.print(Text(t("play.error", resolve_lang(lang), message=exc),
+                                   style="bold red"))
                 raise typer.Exit(2) from None
             run_table(session, speed=speed, step=step,
                       style=render.CardStyle(symbols=True, four_colour=four_colour, sort=sort))

@@ -377,9 +377,9 @@ class TableApp(App[None]):
         s = self.session
         if s.save is not None:
             s.autosave()
-            self.quit_message = f"Saved to {s.save}. Resume with: canasta play --resume {s.save}"
+            self.quit_message = t("play.tui.saved", s.lang, path=s.save)
         else:
-            self.quit_message = "Bye. (Use --save PATH to keep a game for later.)"
+            self.quit_message = t("play.tui.bye", s.lang)
         self.exit()
 
 
