@@ -131,6 +131,47 @@ def test_moves_in_words_show_cards_with_their_suits() -> None:
     drive(app, (80, 24), script)
 
 
+def pile_takeable_session() -> Session:
+    """A session where the person may take the pile now (drawing and discarding until then)."""
+    from canasta.core.actions import TakePile
+
+    for seed in range(40):
+        s = new_session(seed=seed)
+        for _ in range(60):
+            if s.state.is_over:
+                break
+            if s.bot_to_act():
+                s.play_bot()
+                continue
+            legal = s.view.legal_actions
+            if any(isinstance(a, TakePile) for a in legal):
+                return s
+            s.play(Draw() if Draw() in legal else
+                   next(a for a in legal if isinstance(a, Discard)))
+    raise AssertionError("no pile to take")
+
+
+def test_taking_the_pile_is_told_before_the_cards_it_brought() -> None:
+    """The log read "You took 7s 6s 6h." before "You take the discard pile": what happened
+    comes first, then the note of the cards that came into the hand."""
+    s = pile_takeable_session()
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        from canasta.core.actions import TakePile
+
+        take_pile = next(a for a in s.view.legal_actions if isinstance(a, TakePile))
+        await typed(pilot, moves.short_text(take_pile))
+        log = [str(line.text) for line in app.query_one("#messages", RichLog).lines]
+        take = next(i for i, line in enumerate(log) if line.startswith("You take the"))
+        took = next(i for i, line in enumerate(log) if line.startswith("You took"))
+        assert take < took, log
+        assert any(c in log[took] for c in "♠♥♦♣"), log[took]
+
+    drive(app, (80, 24), script)
+
+
 def test_the_table_grows_with_the_terminal() -> None:
     s = new_session(seed=6)
     app = TableApp(s, speed=0)
@@ -268,6 +309,13 @@ def test_the_score_screen_names_the_partner_of_the_player_who_went_out() -> None
         text = "\n".join(shot(app, "table-result-went-out"))
         assert "Cards left in hand, East" in text
         assert "player" not in text
+        # every player's cards left, as they are shown at a real table to be counted
+        left = "\n".join(line for line in text.splitlines()
+                         if line.startswith("Cards left in hand:") or "·" in line)
+        for seat in range(4):
+            name = s.names[seat]
+            assert (f"{name} " in left) == bool(s.state.hand_cards(seat)), (name, left)
+        assert "West " not in left  # West went out: no cards
 
     drive(app, (80, 24), script)
     assert s.sheet_players(1) == ["West", "East"]

@@ -238,7 +238,8 @@ def help_table(lang: str = "en") -> RenderableType:
 
 
 def result_text(session: Session) -> RenderableType:
-    """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
+    """The end of a hand: how it ended, each side's sheet in short, every player's cards
+    left, the match to its target."""
     match = session.match
     rec = match.record
     lang = session.lang
@@ -259,6 +260,15 @@ def result_text(session: Session) -> RenderableType:
         sheets.add_column()
     sheets.add_row(*row)
     parts.append(sheets)
+    held = [(session.names[p], session.state.hand_cards(p)) for p in range(match.players)]
+    held = [(name, cards) for name, cards in held if cards]
+    if held:  # shown at a real table to be counted: what each player's minus is made of
+        left = Text(t("ui.cards_left", lang) + ": ", style="bold")
+        for i, (name, cards) in enumerate(held):
+            left.append(" · " if i else "")
+            left.append(name + " ", style="bold")
+            left.append_text(cards_label(render.hand_order(cards), style=CardStyle(True)))
+        parts.append(left)
     parts.append(render.totals_table(match.scores, session.team_names,
                                      match.rules.target(match.players), session.hand_number,
                                      lang))

@@ -77,7 +77,8 @@ class ResultScreen(ModalScreen[bool]):
     BINDINGS = [Binding("enter,space", "next", "Next hand"), Binding("q", "leave", "Quit")]
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
-    ResultScreen > Static { width: 100%; height: auto; max-height: 100%; background: $panel; }
+    ResultScreen > VerticalScroll { width: 100%; height: auto; max-height: 100%;
+                                    background: $panel; }
     """
 
     def __init__(self, body: RenderableType) -> None:
@@ -85,7 +86,8 @@ class ResultScreen(ModalScreen[bool]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body)
+        with VerticalScroll():  # a long sheet (five canastas, six players) scrolls
+            yield Static(self.body)
 
     def action_next(self) -> None:
         self.dismiss(True)
@@ -129,6 +131,7 @@ class TableApp(App[None]):
                  style: CardStyle | None = None) -> None:
         super().__init__()
         self.session = session
+        session.symbols = True  # cards in words as in the hand: "discards 7♥"
         self.speed = speed
         self.step = step
         self.card_style = style or CardStyle(symbols=True)
@@ -201,7 +204,7 @@ class TableApp(App[None]):
         s = self.session
         events = s.state.events
         for event in events[self.shown:]:
-            line = s.describe(event, symbols=True)
+            line = s.describe(event)
             if line:
                 self.say(line, "" if action_of(event) is not None else "italic")
         self.shown = len(events)
@@ -306,10 +309,10 @@ class TableApp(App[None]):
         reply = s.submit(line)
         style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
             reply.kind, "")
+        if reply.kind == "played":
+            self.flush_log()  # what happened first ("You take the pile"), then its notes
         for text in reply.lines:
             self.say(text, style)
-        if reply.kind == "played":
-            self.flush_log()
         self.redraw()
         self.advance()
 
@@ -370,7 +373,7 @@ class TableApp(App[None]):
     def action_log(self) -> None:
         s = self.session
         lines = [line for e in s.state.events
-                 if (line := s.describe(e, symbols=True))]
+                 if (line := s.describe(e))]
         self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
 
     def action_leave(self) -> None:
