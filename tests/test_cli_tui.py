@@ -102,6 +102,10 @@ def test_the_table_fits_80x24_and_redraws_in_place() -> None:
         drawn = s.gained
         assert drawn and "*" in "\n".join(second)  # the drawn card is marked
         assert "discard:" in "\n".join(second)  # the grouped menu
+        # the menu grew and the players' pane shrank: still every player is in it
+        pane = "\n".join(line[49:] for line in second[2:16])
+        for name in s.names:
+            assert f"{name} " in pane, pane
 
     drive(app, (80, 24), script)
 
@@ -184,6 +188,13 @@ def test_the_table_grows_with_the_terminal() -> None:
         assert max(len(line) for line in lines) > 80
         middle = app.query_one("#middle")
         assert middle.size.height >= 20
+        # room for each player's whole last turn: what a pile taken or a meld did, not
+        # only the discard that ended it
+        pane = [line[73:].strip() for line in lines[2:30]]
+        assert app.query_one("#seats").size.width > 32  # the pane grew too
+        turns = [i for i, line in enumerate(pane) if line.startswith(
+            tuple(f"{n} {w}" for n in s.names[1:] for w in ("melds", "takes", "adds")))]
+        assert turns and all(any("discards" in x for x in pane[i + 1:i + 5]) for i in turns)
 
     drive(app, (120, 40), script)
 

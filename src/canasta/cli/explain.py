@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 
 from canasta.core.actions import Discard, Draw, EndHand, TakePile
 from canasta.core.cards import POINTS, card_text, is_red_three, is_wild, rank_of, rank_text
-from canasta.core.events import action_of
+from canasta.core.events import Drew, TookPile, action_of
 from canasta.core.state import Phase, View
 from canasta.i18n import describe_event, t
 
-__all__ = ["can_go_out", "last_moves", "pile_cards_lines", "pile_lines", "points_line",
-           "turn_line"]
+__all__ = ["can_go_out", "last_moves", "last_turns", "pile_cards_lines", "pile_lines",
+           "points_line", "turn_line"]
 
 
 def pile_lines(view: View, lang: str = "en") -> list[str]:
@@ -95,6 +95,35 @@ def turn_line(view: View, names: Sequence[str], lang: str = "en") -> str:
         return t("play.turn.opening", lang, points=view.opening_points,
                  minimum=view.opening_minimum[view.team])
     return t("play.turn.play", lang)
+
+
+def last_turns(view: View, names: Sequence[str], teams: Sequence[str],
+               lang: str = "en", card_label: Callable[[str], str] | None = None
+               ) -> list[list[str]]:
+    """Each seat's moves of its last turn this hand (from its draw or pile take on; a turn
+    not begun yet is ``[]``), in words as the seat of ``view`` saw them; in seat order.
+    A draw from the stock is left out when the turn did more (it is every turn's first
+    move); a pile taken is kept. ``card_label`` writes the cards
+    (:func:`canasta.i18n.events.render`)."""
+    turns: dict[int, list[tuple[bool, str]]] = {}
+    for event in view.events:
+        played = action_of(event)
+        if played is None:
+            continue
+        text = describe_event(event, view.seat, lang, names, teams, view.teams, card_label)
+        if not text:
+            continue
+        seat = played[0]
+        if isinstance(event, (Drew, TookPile)):
+            turns[seat] = []
+        turns.setdefault(seat, []).append((isinstance(event, Drew), text))
+    out = []
+    for seat in range(view.players):
+        turn = turns.get(seat, [])
+        if len(turn) > 1:
+            turn = [m for m in turn if not m[0]] or turn[-1:]
+        out.append([text for _, text in turn])
+    return out
 
 
 def last_moves(view: View, names: Sequence[str], teams: Sequence[str],

@@ -143,10 +143,13 @@ def _meld_order(key: int) -> tuple[int, int]:
     return (99, 0) if key == 0 else (60, key) if key >= 100 else sort_key((key - 1) * 4)
 
 
-def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -> Text:
+def seats_text(view: View, names: list[str], team_names: list[str], lang: str,
+               height: int = 0) -> Text:
     """Each player: cards held, and the last move in words (on its own line up to four
-    players; beside the name, cut short, with more)."""
-    last = explain.last_moves(view, names, team_names, lang, render.symbol_text)
+    players; beside the name, cut short, with more). Where ``height`` lines leave room,
+    more of each player's last turn: the pile taken, the melds, the discard."""
+    lines = max(1, height // view.players - 1) if view.players <= 4 else 1
+    turns = explain.last_turns(view, names, team_names, lang, render.symbol_text)
     out = Text()
     for seat in range(view.players):
         if seat:
@@ -157,13 +160,17 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -
         held = view.hand_sizes[seat]
         out.append(t("ui.cards_n.one" if held == 1 else "ui.cards_n", lang, n=held),
                    style="dim")
-        move = last[seat]
+        turn = turns[seat] or ["-"]
+        if len(turn) > lines:  # the turn's first move (a pile taken) and its last ones
+            turn = turn[-1:] if lines == 1 else turn[:1] + turn[len(turn) - lines + 1:]
         if view.players > 4:  # beside the name: the name need not be said twice
             out.append(": ")
-            move = move.removeprefix(names[seat] + " ")
-        else:
+            move = turn[-1].removeprefix(names[seat] + " ")
+            out.append(move, style="" if move != "-" else "dim")
+            continue
+        for move in turn:
             out.append("\n    ")
-        out.append(move, style="" if move != "-" else "dim")
+            out.append(move, style="" if move != "-" else "dim")
     return out
 
 

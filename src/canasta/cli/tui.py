@@ -3,11 +3,12 @@ that fits 80×24 and grows with the terminal.
 
 From the top: the hand and the match score; the discard pile with what taking it needs now
 (:func:`canasta.cli.explain.pile_lines`); both sides' melds beside the players (cards held
-and each one's last move); the person's hand (sorted by rank or suit, the cards just drawn
-marked ``*``, ranks that can be melded now highlighted) with "you can go out" and the points
-melded; whose turn it is; the legal moves grouped (one line per meld rank, one for the
-discards); the last messages; the input line, which completes the short forms of the legal
-moves (→ accepts). Bots move one at a time, ``speed`` seconds apart, or on Enter (``step``).
+and each one's last turn, as many of its moves as the pane holds); the person's hand
+(sorted by rank or suit, the cards just drawn marked ``*``, ranks that can be melded now
+highlighted) with "you can go out" and the points melded; whose turn it is; the legal
+moves grouped (one line per meld rank, one for the discards); the last messages; the input
+line, which completes the short forms of the legal moves (→ accepts). Bots move one at a
+time, ``speed`` seconds apart, or on Enter (``step``).
 
 All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
 passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
@@ -110,7 +111,8 @@ class TableApp(App[None]):
     #pile { height: auto; max-height: 3; }
     #middle { height: 1fr; min-height: 6; }
     #melds { width: 1fr; height: 100%; overflow-y: auto; }
-    #seats { width: 32; height: 100%; border-left: vkey $primary-darken-2; padding-left: 1;
+    #seats { width: 40%; min-width: 32; max-width: 60; height: 100%;
+             border-left: vkey $primary-darken-2; padding-left: 1;
              text-wrap: nowrap; text-overflow: ellipsis; }
     #hand { height: auto; max-height: 4; background: $boost; }
     #turn { height: 1; }
@@ -181,8 +183,9 @@ class TableApp(App[None]):
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
         melds = self.query_one("#melds", Static)
         melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
-                                max(melds.size.width, self.size.width - 34)))
-        self.query_one("#seats", Static).update(seats_text(view, s.names, s.team_names, lang))
+                                melds.size.width or self.size.width - 34))
+        self.fit_seats()
+        self.call_after_refresh(self.fit_seats)  # again once the menu's new height is laid out
         self.query_one("#hand", Static).update(
             hand_text(view, s.gained, self.card_style, lang))
         turn = explain.turn_line(view, s.names, lang)
@@ -195,6 +198,18 @@ class TableApp(App[None]):
         prompt = self.query_one("#prompt", Input)
         prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
                                            else [], case_sensitive=False)
+
+    def fit_seats(self) -> None:
+        """The players and their last turns, as many lines each as the pane's height holds
+        (the pane shrinks when the menu grows: a turn's lines must not push a player off)."""
+        s = self.session
+        seats = self.query_one("#seats", Static)
+        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height))
+
+    def on_resize(self) -> None:
+        """The melds and the players' moves are packed to the panes' sizes: pack again
+        once the new sizes are laid out."""
+        self.call_after_refresh(self.redraw)
 
     def say(self, line: str | Text, style: str = "") -> None:
         text = line if isinstance(line, Text) else Text(line, style=style)
