@@ -14,7 +14,7 @@ from canasta import Match, State, load_preset
 from canasta.cli import explain, moves, render
 from canasta.cli.session import Session
 from canasta.core.actions import Discard, Draw, LayOff, Meld, TakePile
-from canasta.core.cards import card_text, parse_card, rank_of
+from canasta.core.cards import POINTS, card_text, parse_card, rank_of
 from canasta.core.events import Retracted
 from canasta.core.state import Phase
 from canasta.i18n import describe_event
@@ -348,3 +348,15 @@ def test_a_wild_card_on_top_is_told_as_untakeable_until_covered() -> None:
     assert "of rank 2" not in " ".join(lines) and "of rank JK" not in " ".join(lines)
     assert lines[1].startswith("Then it stays frozen for everyone")
     assert lines[-1] == "You cannot take it now."
+
+
+def test_an_empty_pile_and_the_hands_points_read_as_sentences() -> None:
+    """"Pile The pile is empty." and "· your hand 150" (150 what?)."""
+    from canasta.cli.render import CardStyle
+    from canasta.cli.table_view import pile_text
+
+    state = random_states("international", range(300), lambda s: not s.pile)
+    view = state.view(0)
+    assert pile_text(view, CardStyle(symbols=True), "en").plain == "The pile is empty."
+    assert explain.points_line(view).endswith(
+        f"your hand counts {sum(POINTS[c] for c in view.hand)}")

@@ -51,10 +51,10 @@ def title_text(session: Session, width: int = 80) -> Text:
 
 def pile_text(view: View, style: CardStyle, lang: str) -> Text:
     out = Text()
-    out.append(t("play.tui.pile", lang) + " ", style="bold")
-    if view.pile_top is None or not view.pile_size:
+    if view.pile_top is None or not view.pile_size:  # "The pile is empty.", not "Pile The…"
         out.append(explain.pile_lines(view, lang)[0], style="dim")
         return out
+    out.append(t("play.tui.pile", lang) + " ", style="bold")
     out.append_text(card_label(view.pile_top, style))
     out.append(f" ({view.pile_size})  ")
     lines = explain.pile_lines(view, lang)
