@@ -498,6 +498,23 @@ def test_a_move_typed_while_a_bot_plays_stays_on_the_line() -> None:
         drive(app, (80, 24), script)
 
 
+def test_the_keys_line_fits_80_columns_in_every_language() -> None:
+    """The Romanian footer was cut at 80 columns ("f6 Tean"): every key and its label is on
+    the screen in every language."""
+    from canasta.i18n import languages, t
+
+    for lang in languages():
+        s = new_session(lang=lang)
+        app = TableApp.in_language(lang)(s, speed=0)
+
+        async def script(pilot: Pilot[None], lang: str = lang) -> None:
+            await pilot.pause()
+            footer = screen_text(pilot.app)[-1]  # type: ignore[arg-type]
+            assert footer.rstrip().endswith(f"f6 {t('play.key.pile', lang)}"), (lang, footer)
+
+        drive(app, (80, 24), script)
+
+
 def test_help_speaks_the_players_language() -> None:
     """F1 was English on every table; it comes from the catalogues (play.help.*)."""
     match = Match(load_preset("brazilian"), 4, seed=11)
