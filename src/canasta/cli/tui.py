@@ -142,6 +142,8 @@ class TableApp(App[None]):
         self.bot_scheduled = False
         self.thinking = False
         self.quit_message = ""
+        #: The hints shown in the menu's place until the next move (F4 / ``hint``).
+        self.hints: Text | None = None
 
     @classmethod
     def in_language(cls, lang: str) -> type[TableApp]:
@@ -193,7 +195,10 @@ class TableApp(App[None]):
             turn += "  " + t("play.tui.next_move", lang)
         self.query_one("#turn", Static).update(Text(turn, style="bold"))
         width = max(self.size.width - 2, 40)
-        menu = menu_text(view, width, lang=s.lang) if s.human_to_act() else Text("")
+        if not s.human_to_act():
+            self.hints = None
+        menu = (self.hints or menu_text(view, width, lang=s.lang)) if s.human_to_act() \
+            else Text("")
         self.query_one("#menu", Static).update(menu)
         prompt = self.query_one("#prompt", Input)
         prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
@@ -325,6 +330,7 @@ class TableApp(App[None]):
         style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
             reply.kind, "")
         if reply.kind == "played":
+            self.hints = None  # they were for the position before this move
             self.flush_log()  # what happened first ("You take the pile"), then its notes
         for text in reply.lines:
             self.say(text, style)
@@ -365,15 +371,23 @@ class TableApp(App[None]):
         self.call_from_thread(self._show_hint, reply)
 
     def _show_hint(self, reply: Reply) -> None:
+        """The hints in the menu's place (five lines, where the three-line log cut them at
+        80×24 in longer languages): a head, the best move with its reasons on up to two
+        lines, the others on one line each; the best move is typed into the input line."""
         if not reply.choices:
             for text in reply.lines:
                 self.say(text, "yellow")
             return
-        moves_line = "   ".join(line.split(" — ")[0] for line in reply.lines)
-        self.say(t("play.tui.hints", self.session.lang) + " " + moves_line, "green")
-        best = reply.lines[0].split(" — ", 1)
-        if len(best) > 1:
-            self.say(best[1], "green")
+        width = max(self.size.width - 2, 40)
+        out = Text(t("play.tui.hints", self.session.lang), style="bold green")
+        for i, line in enumerate(reply.lines):
+            room = width * 2 if i == 0 else width
+            if len(line) > room:
+                line = line[:room - 1].rstrip() + "…"
+            out.append("\n")
+            out.append(line, style="green" if i == 0 else "")
+        self.hints = out
+        self.redraw()
         prompt = self.query_one("#prompt", Input)
         prompt.value = moves.short_text(reply.choices[0])
         prompt.cursor_position = len(prompt.value)
