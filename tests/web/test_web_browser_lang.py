@@ -177,6 +177,13 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
     assert page.evaluate("document.documentElement.lang") == "pt"   # the choice is kept
     assert fits_the_width(page)
     shot(page, "lobby-phone-pt")
+    # a person left unnamed is named in the page's language, not the server's "Player 1"
+    page.select_option("#variant", "international")
+    page.select_option("#players", "4")
+    page.click("#create-btn")
+    page.wait_for_selector("#sit:visible")
+    assert pt["ui.player_n"].replace("{n}", "1") in page.inner_text("#links")
+    assert "Player 1" not in page.inner_text("#created")
     assert page.errors == []
 
 
