@@ -184,6 +184,8 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
     page.wait_for_selector("#sit:visible")
     assert pt["ui.player_n"].replace("{n}", "1") in page.inner_text("#links")
     assert "Player 1" not in page.inner_text("#created")
+    # the link's Open button too (it read "open", the catalogue key missing its "ui.")
+    assert page.locator("#links a.btn").first.inner_text() == pt["ui.open"]
     assert page.errors == []
 
 
