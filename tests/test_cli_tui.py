@@ -177,6 +177,26 @@ def test_taking_the_pile_is_told_before_the_cards_it_brought() -> None:
     drive(app, (80, 24), script)
 
 
+def test_a_resumed_match_opens_with_its_last_moves_in_the_log() -> None:
+    """A resumed match (or a position played on) opened on an empty log, and a new one
+    without the deal's lines ("The upcard is Ks."): the log starts with the hand's last
+    lines."""
+    s = new_session(seed=5)
+    for _ in range(9):
+        s.play_bot() if s.bot_to_act() else s.play(
+            Draw() if Draw() in s.view.legal_actions
+            else next(a for a in s.view.legal_actions if isinstance(a, Discard)))
+    app = TableApp(s, speed=0)
+    last = [line for e in s.state.events if (line := s.describe(e))][-1]
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        log = [str(line.text) for line in app.query_one("#messages", RichLog).lines]
+        assert last in log, (last, log)
+
+    drive(app, (80, 24), script)
+
+
 def test_the_table_grows_with_the_terminal() -> None:
     s = new_session(seed=6)
     app = TableApp(s, speed=0)

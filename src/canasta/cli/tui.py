@@ -137,7 +137,9 @@ class TableApp(App[None]):
         self.speed = speed
         self.step = step
         self.card_style = style or CardStyle(symbols=True)
-        self.shown = len(session.state.events)
+        # the last lines of the hand so far are the log's first: the deal and the upcard,
+        # or where a resumed match or a position stands
+        self.shown = max(0, len(session.state.events) - 3)
         self.waiting_result = False
         self.bot_scheduled = False
         self.thinking = False
@@ -172,6 +174,7 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#bottom").styles.height = "auto"
+        self.flush_log()
         self.redraw()
         self.query_one("#prompt", Input).focus()
         self.advance()
