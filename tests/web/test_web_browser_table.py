@@ -207,6 +207,26 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
     assert ana.errors == [] and carla.errors == []
 
 
+def test_a_slow_table_script_raises_no_error_in_the_page(server: ServerProcess,
+                                                         browser: Any) -> None:
+    """The clock's ticker (assist.js) ran before table.js, which declares the state ``S``,
+    had arrived from a busy server: "S is not defined" twice in the whole suite. The script
+    is held back here for a second, so the ticker surely runs first."""
+    import time
+
+    created = table(server, ["human", "bot"], clock=30)
+    page = new_page(browser, DESKTOP)
+
+    def slow(route: Any) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/static/table.js", slow)
+    page.goto(server.base + created["seats"][0]["path"])
+    page.wait_for_selector(".hand .card")
+    assert page.errors == []
+
+
 def test_a_free_seat_is_taken_from_the_open_tables_of_the_lobby(server: ServerProcess,
                                                                 browser: Any) -> None:
     created = table(server, ["human", "bot", "open", "bot"], public=True)
