@@ -197,6 +197,25 @@ def test_a_resumed_match_opens_with_its_last_moves_in_the_log() -> None:
     drive(app, (80, 24), script)
 
 
+def test_a_bot_move_that_arrives_as_the_table_closes_draws_nothing() -> None:
+    """A bot's worker that finished while the app was closing drew on widgets already gone
+    ("No nodes match '#title'", a WorkerFailed seen once in the whole suite): its move
+    arriving after the widgets are removed is dropped, not drawn."""
+    s = new_session(seed=5)
+    app = TableApp(s, speed=0, step=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert s.bot_to_act()
+        action, failure = s.decide_bot()
+        before = len(s.match.record.actions)
+        await app.query_one("#title").remove()  # as the shutdown does, first
+        app._bot_decided(action, failure)
+        assert len(s.match.record.actions) == before
+
+    drive(app, (80, 24), script)
+
+
 def test_the_table_grows_with_the_terminal() -> None:
     s = new_session(seed=6)
     app = TableApp(s, speed=0)

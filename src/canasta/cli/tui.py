@@ -181,6 +181,8 @@ class TableApp(App[None]):
 
     # drawing ---------------------------------------------------------------------------------
     def redraw(self) -> None:
+        if self.closing:
+            return
         s = self.session
         view = s.view
         lang = s.lang
@@ -210,6 +212,8 @@ class TableApp(App[None]):
     def fit_seats(self) -> None:
         """The players and their last turns, as many lines each as the pane's height holds
         (the pane shrinks when the menu grows: a turn's lines must not push a player off)."""
+        if self.closing:
+            return
         s = self.session
         seats = self.query_one("#seats", Static)
         seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height))
@@ -258,8 +262,16 @@ class TableApp(App[None]):
         action, failure = self.session.decide_bot()
         self.call_from_thread(self._bot_decided, action, failure)
 
+    @property
+    def closing(self) -> bool:
+        """The table's widgets are gone (the app is shutting down): a bot's or a hint's
+        worker that finishes now has nothing to draw on."""
+        return not self.query("#title")
+
     def _bot_decided(self, action: Action, failure: str | None) -> None:
         self.thinking = False
+        if self.closing:
+            return
         s = self.session
         if not s.bot_to_act():
             return
@@ -377,6 +389,8 @@ class TableApp(App[None]):
         """The hints in the menu's place (five lines, where the three-line log cut them at
         80×24 in longer languages): a head, the best move with its reasons on up to two
         lines, the others on one line each; the best move is typed into the input line."""
+        if self.closing:
+            return
         if not reply.choices:
             for text in reply.lines:
                 self.say(text, "yellow")
