@@ -3,7 +3,14 @@ each of its checks shown to catch what it looks for."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +94,39 @@ def test_a_break_names_the_case_and_the_command() -> None:
     text = report.text()
     assert "breaks 1" in text and "BREAK case 0:2 at action 5: no legal action" in text
     assert "python -m canasta.sim.soak --case 0:2" in text
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+def test_a_worker_killed_mid_run_is_reported_not_waited_for_forever() -> None:
+    """A soak whose worker process dies ends, says how many hands were lost and exits 1 (a
+    multiprocessing Pool waited forever: a 10,000-hand run hung this way)."""
+    proc = subprocess.Popen([sys.executable, "-m", "canasta.sim.soak", "--hands", "4000",
+                             "--workers", "2", "--seed", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = [c for c in _children(proc.pid)
+                       if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+            time.sleep(0.2)
+        assert workers, "the soak started no worker"
+        os.kill(workers[0], signal.SIGKILL)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1
+    assert "LOST" in out and "a worker process died" in out

@@ -28,7 +28,9 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,6 +230,7 @@ class Report:
     actions: int = 0
     breaks: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    lost: list[str] = field(default_factory=list)  # cases of a worker process that died
 
     def add(self, outcome: Outcome) -> None:
         self.hands[(outcome.case.preset, outcome.case.players)] += 1
@@ -243,6 +246,9 @@ class Report:
         rate = total / self.seconds if self.seconds else 0.0
         lines.append(f"hands {total}, actions {self.actions}, breaks {len(self.breaks)}, "
                      f"{self.seconds:.1f} s ({rate:.1f} hands/s)")
+        if self.lost:
+            lines.append(f"LOST {len(self.lost)} hands: a worker process died (cases "
+                         f"{self.lost[0]} .. {self.lost[-1]} not all played)")
         for b in self.breaks:
             lines.append(f"BREAK case {b.case.label} at action {b.step}: {b.broke}")
             lines.append(f"  {b.case.describe()}")
@@ -251,22 +257,38 @@ class Report:
 
 
 def soak(hands: int, seed: int = 0, workers: int = 2, every: int = 10, start: int = 0,
-         chunk: int = 20) -> Report:
+         chunk: int = 20, progress: Callable[[Report], None] | None = None) -> Report:
     """Play cases ``start .. start + hands - 1`` of ``seed`` over ``workers`` processes
-    (1: in this process) and return the :class:`Report`."""
+    (1: in this process) and return the :class:`Report`. ``progress`` is called with the
+    report so far after each chunk of ``chunk`` cases.
+
+    A worker process that dies (killed, or a crash of the interpreter) does not hang the
+    run: the cases it held, and those not yet started, are counted in ``Report.lost`` (a
+    ``multiprocessing.Pool`` waits forever for the tasks of a dead worker)."""
     report = Report()
     t0 = time.perf_counter()
     indexes = list(range(start, start + hands))
     chunks = [(seed, indexes[i:i + chunk], every) for i in range(0, len(indexes), chunk)]
+
+    def done(outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            report.add(outcome)
+        report.seconds = time.perf_counter() - t0
+        if progress is not None:
+            progress(report)
+
     if workers <= 1:
         for c in chunks:
-            for outcome in _run_chunk(c):
-                report.add(outcome)
+            done(_run_chunk(c))
     else:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for outcomes in pool.imap_unordered(_run_chunk, chunks):
-                for outcome in outcomes:
-                    report.add(outcome)
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = {pool.submit(_run_chunk, c): c for c in chunks}
+            for future in as_completed(futures):
+                try:
+                    done(future.result())
+                except BrokenProcessPool:
+                    report.lost.extend(f"{seed}:{i}" for i in futures[future][1])
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -293,9 +315,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"actions {outcome.actions}: " + (f"BREAK at action {outcome.step}: "
                                                  f"{outcome.broke}" if outcome.broke else "ok"))
         return 1 if outcome.broke else 0
-    report = soak(args.hands, args.seed, args.workers, args.every, args.start)
+    def progress(r: Report) -> None:
+        played = sum(r.hands.values())
+        if played % 1000 < 20 or played == args.hands:  # about every thousand hands
+            print(f"soak: {played}/{args.hands} hands, {len(r.breaks)} breaks, "
+                  f"{r.seconds:.0f} s", file=sys.stderr, flush=True)
+
+    report = soak(args.hands, args.seed, args.workers, args.every, args.start,
+                  progress=progress)
     print(report.text())
-    return 1 if report.breaks else 0
+    return 1 if report.breaks or report.lost else 0
 
 
 if __name__ == "__main__":
