@@ -13,9 +13,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
+
+#: Marks where a pre-serialized list goes in a message's text: random per process, so that
+#: no string a client sent (a name) can be one.
+_MARK = f"canasta-{secrets.token_hex(16)}-"
+
+
+class JSONList(list[Any]):
+    """A list whose items' JSON texts were made when they were added (a hand's events and
+    log, which every message repeats and which only grow): :func:`to_json` splices their
+    text into a message instead of serializing them again. It is a plain list to anything
+    else (a message built with it serializes the same with :func:`json.dumps`)."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, items: list[Any], texts: list[str]) -> None:
+        super().__init__(items)
+        self.texts = texts[:len(items)]
+
+    def json(self) -> str:
+        return "[" + ", ".join(self.texts) + "]"
+
+
+def to_json(message: dict[str, Any]) -> str:
+    """``json.dumps(message)``, with the :class:`JSONList` values of ``message["view"]``
+    spliced in from their ready texts (the view is written key by key, so that the long
+    lists are never scanned again)."""
+    view = message.get("view")
+    if not isinstance(view, dict) or not any(type(v) is JSONList for v in view.values()):
+        return json.dumps(message)
+    parts = [f"{json.dumps(k)}: {v.json() if type(v) is JSONList else json.dumps(v)}"
+             for k, v in view.items()]
+    text = json.dumps({**message, "view": _MARK})
+    return text.replace(f'"{_MARK}"', "{" + ", ".join(parts) + "}", 1)
 
 
 class Frame:
@@ -23,14 +57,14 @@ class Frame:
 
     __slots__ = ("_text", "data")
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], text: str | None = None) -> None:
         self.data = data
-        self._text: str | None = None
+        self._text = text
 
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = json.dumps(self.data)
+            self._text = to_json(self.data)
         return self._text
 
 
@@ -108,7 +142,9 @@ def broadcast(conns: Iterable[Connection],
     for conn in list(conns):
         frame = frames.get(conn.seat)
         if frame is None:
-            frame = frames[conn.seat] = Frame(payload(conn.seat))
+            data = payload(conn.seat)
+            # the text now: the lists it shares with the table grow with its next move
+            frame = frames[conn.seat] = Frame(data, to_json(data))
         conn.push(frame)
         sent += 1
     return sent

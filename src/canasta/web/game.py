@@ -15,6 +15,7 @@ what one after the first does, apart from copying the lists.
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -30,6 +31,7 @@ from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries
+from canasta.web.connections import JSONList
 from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.models import HandData, TableData
 
@@ -203,12 +205,12 @@ class Game:
         view = self.view(state.current if seat is None else seat)
         events = self._events.update(state)
         out = _public(view, self.rules)
-        out["log"] = list(events.log)
-        out["events"] = list(events.public)
+        out["log"] = JSONList(events.log, events.log_texts)
+        out["events"] = JSONList(events.public, events.public_texts)
         out["end_reason"] = state.end_reason
         out["went_out"] = state.went_out
-        out["log_entries"] = list(events.entries(state, seat))
-        out["last_moves"] = events.last_moves(state)
+        out["log_entries"] = events.entries(seat)
+        out["last_moves"] = events.last_moves()
         out["hands_left"] = hands_left(state)
         if seat is not None:
             out["hand"] = [card_text(c) for c in view.hand]
@@ -247,30 +249,51 @@ class Game:
 
 class _Lists:
     """The parts of the messages built from the hand's events, kept per state and grown by
-    the new events only."""
+    the new events only, with each item's JSON text (:class:`JSONList`)."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.count = 0
         self.public: list[dict[str, Any]] = []
+        self.public_texts: list[str] = []
         self.log: list[str] = []
-        self.by_seat: dict[int | None, tuple[int, list[Entry]]] = {}
-        self.moves: tuple[int, list[dict[str, Any] | None]] | None = None
+        self.log_texts: list[str] = []
+        self.by_seat: dict[int | None, tuple[int, list[Entry], list[str]]] = {}
+        self.moves: list[dict[str, Any] | None] = [None] * state.players
         self.raw: tuple[Event, ...] = ()
 
-    def entries(self, state: State, seat: int | None) -> list[Entry]:
-        read, out = self.by_seat.get(seat, (0, []))
+    def grow(self, raw: tuple[Event, ...]) -> None:
+        new = raw[self.count:]
+        publics = [ev.public() for ev in new]
+        for pub in publics:
+            item = event_to_json(pub)
+            self.public.append(item)
+            self.public_texts.append(json.dumps(item))
+            line = describe_event(pub, PUBLIC)
+            self.log.append(line)
+            self.log_texts.append(json.dumps(line))
+        # each seat's last move: the last among the new events, else the one it had
+        state = self.state
+        for seat, move in enumerate(last_moves(publics, state.players, state.team_of)):
+            if move is not None:
+                move["n"] += self.count
+                self.moves[seat] = move
+        self.count = len(raw)
+        self.raw = raw
+
+    def entries(self, seat: int | None) -> JSONList:
+        # an event gives no entry or several: the events read are counted apart
+        read, out, texts = self.by_seat.get(seat) or (0, [], [])
         viewer = PUBLIC if seat is None else seat
         for ev in self.raw[read:]:
-            out.extend(event_entries(ev.visible_to(viewer), seat))
-        self.by_seat[seat] = (len(self.raw), out)
-        return out
+            for entry in event_entries(ev.visible_to(viewer), seat):
+                out.append(entry)
+                texts.append(json.dumps(entry))
+        self.by_seat[seat] = (len(self.raw), out, texts)
+        return JSONList(out, texts)
 
-    def last_moves(self, state: State) -> list[dict[str, Any] | None]:
-        if self.moves is None or self.moves[0] != len(self.raw):
-            publics = [ev.public() for ev in self.raw]
-            self.moves = (len(self.raw), last_moves(publics, state.players, state.team_of))
-        return [None if m is None else dict(m) for m in self.moves[1]]
+    def last_moves(self) -> list[dict[str, Any] | None]:
+        return [None if m is None else dict(m) for m in self.moves]
 
 
 class _EventCache:
@@ -283,12 +306,8 @@ class _EventCache:
         # a new hand, or an undo (which puts back an earlier copy of the state): anew
         if lists is None or lists.state is not state or len(raw) < lists.count:
             lists = self.lists = _Lists(state)
-        for ev in raw[lists.count:]:
-            pub = ev.public()
-            lists.public.append(event_to_json(pub))
-            lists.log.append(describe_event(pub, PUBLIC))
-        lists.count = len(raw)
-        lists.raw = raw
+        if len(raw) > lists.count:
+            lists.grow(raw)
         return lists
 
 

@@ -37,6 +37,7 @@ from canasta.core.state import IllegalActionError
 from canasta.core.undo import TurnMark
 from canasta.web.clock import ClockKeeper, Turn
 from canasta.web.cluster import Cluster
+from canasta.web.committer import Committer
 from canasta.web.connections import Connection, broadcast
 from canasta.web.errors import WebError, illegal_error
 from canasta.web.game import Game, hand_record_of
@@ -44,7 +45,7 @@ from canasta.web.models import FinishedHand, SeatData, TableData
 from canasta.web.pubsub import LocalBus, RedisBus
 from canasta.web.seats import Seat, Table
 from canasta.web.settings import TableSettings
-from canasta.web.storage import StorageError, Store
+from canasta.web.storage import Append, StorageError, Store
 
 log = logging.getLogger("canasta.web")
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
@@ -94,11 +95,16 @@ class TableService:
                                             thread_name_prefix="canasta-bot")
         #: counters for the load benchmark and logs
         self.stats = {"moves": 0, "bot_moves": 0, "refreshes": 0, "mirrored": 0}
+        self.committer = Committer(self._append_many)
         self.cluster = Cluster(self)
 
     async def db(self, fn: Any, *args: Any) -> Any:
         """Run a storage call in the database threads."""
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    async def _append_many(self, items: list[Append]) -> list[Exception | None]:
+        out: list[Exception | None] = await self.db(self.store.append_many, items)
+        return out
 
     async def think(self, fn: Any, *args: Any) -> Any:
         """Run a bot's move (or a hint's search, or a deal) in the bot threads."""
@@ -279,8 +285,8 @@ class TableService:
             if finished is not None and finished.match_over:
                 table.status = "over"
             at = time.time()
-            await self.db(self.store.append_actions, table.id, seen, hand, texts, finished,
-                          table.turn(), at)
+            await self.committer.append(Append(table.id, seen, hand, texts, finished,
+                                               table.turn(), at))
         except (IllegalActionError, StorageError, Exception) as exc:
             log.warning("table %s: move not stored (%s); catching up with the database",
                         table.id, exc)

@@ -24,12 +24,27 @@ bookkeeping table is ``canasta_alembic_version``, so a shared database is safe t
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, create_engine, delete, event, insert, or_, select, update
+from sqlalchemy import (
+    String,
+    Table,
+    and_,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine, make_url
 
 from canasta.web.models import (
@@ -47,7 +62,7 @@ from canasta.web.models import (
     now,
 )
 
-__all__ = ["MIGRATIONS", "VERSION_TABLE", "Base", "Changes", "FinishedHand", "HandData",
+__all__ = ["MIGRATIONS", "VERSION_TABLE", "Append", "Base", "Changes", "FinishedHand", "HandData",
            "ScorepadRow", "SeatData", "StorageError", "Store", "TableData", "normalise_url"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -60,8 +75,32 @@ _H = cast(Table, HandRow.__table__)
 _A = cast(Table, ActionRow.__table__)
 
 
+#: The version check of many moves at once (executemany): each row advances only from the
+#: version its move was made at; a None turn or status keeps the stored one.
+_ADVANCE = (
+    update(_T)
+    .where(_T.c.id == bindparam("tid"), _T.c.version == bindparam("seen"))
+    .values(version=bindparam("new"), updated_at=bindparam("at"),
+            turn=func.coalesce(bindparam("turn", type_=String), _T.c.turn),
+            status=func.coalesce(bindparam("status", type_=String), _T.c.status))
+)
+
+
 class StorageError(RuntimeError):
     """The database refused a write (another writer advanced the table, or it is gone)."""
+
+
+@dataclass
+class Append:
+    """Actions to store at a table (:meth:`Store.append_actions` takes the same values)."""
+
+    table_id: str
+    seen: int
+    hand: int
+    actions: list[tuple[int, str]]
+    finished: FinishedHand | None = None
+    turn: str | None = None
+    at: float | None = None
 
 
 def normalise_url(url: str) -> str:
@@ -143,6 +182,18 @@ class Store:
             event.listen(self.engine, "connect", _search_path)
             self.engine.dispose()
 
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[Connection]:
+        """A read that sees one moment of the database across its statements (PostgreSQL
+        REPEATABLE READ): a table read while another process stores a move is read before
+        or after it, never half. (SQLite serves one process, which never reads a table it
+        is writing: its writes wait for the table's lock.)"""
+        with self.engine.connect() as c:
+            if self.dialect == "postgresql":
+                c = c.execution_options(isolation_level="REPEATABLE READ")
+            with c.begin():
+                yield c
+
     @property
     def shared(self) -> bool:
         """Whether several processes may use this database at once (PostgreSQL)."""
@@ -218,18 +269,66 @@ class Store:
             StorageError: the table is not at version ``seen``.
         """
         with self.engine.begin() as c:
-            status = "over" if finished is not None and finished.match_over else None
-            self._advance(c, table_id, seen, len(actions), at, status=status, turn=turn)
-            stamp = now()
-            rows = [{"table_id": table_id, "seq": seen + 1 + i, "hand": hand, "seat": seat,
-                     "action": text, "undone": False, "created_at": stamp}
-                    for i, (seat, text) in enumerate(actions)]
-            c.execute(insert(_A), rows)
-            if finished is not None:
-                c.execute(update(_H)
-                          .where(_H.c.table_id == table_id, _H.c.number == finished.number)
-                          .values(finished=True, end_reason=finished.end_reason,
-                                  sheets=finished.sheets))
+            self._append(c, Append(table_id, seen, hand, list(actions), finished, turn, at))
+
+    def append_many(self, items: Sequence[Append]) -> list[Exception | None]:
+        """Store the moves of several tables in one transaction (one commit, one flush to
+        disk: a group commit), with one UPDATE and one INSERT for all of them. When one
+        is refused (its table is no longer at the version it was made at), the batch is
+        rolled back and each move is stored in its own transaction, so that the others are
+        stored all the same. Returns, per item, None or the error that refused it."""
+        if len(items) > 1 and len({i.table_id for i in items}) == len(items):
+            try:
+                with self.engine.begin() as c:
+                    self._append_batch(c, items)
+                return [None] * len(items)
+            except Exception:  # noqa: BLE001 - each one alone tells which failed
+                pass
+        out: list[Exception | None] = []
+        for item in items:
+            try:
+                with self.engine.begin() as c:
+                    self._append(c, item)
+                out.append(None)
+            except Exception as exc:  # noqa: BLE001 - handed to the move's caller
+                out.append(exc)
+        return out
+
+    def _append_batch(self, c: Connection, items: Sequence[Append]) -> None:
+        result = c.execute(_ADVANCE, [
+            {"tid": i.table_id, "seen": i.seen, "new": i.seen + len(i.actions),
+             "at": stamp_of(i.at), "turn": i.turn,
+             "status": "over" if i.finished is not None and i.finished.match_over else None}
+            for i in items])
+        if result.rowcount != len(items):
+            raise StorageError("a table of the batch is no longer at its version")
+        stamp = now()
+        c.execute(insert(_A), [
+            {"table_id": i.table_id, "seq": i.seen + 1 + k, "hand": i.hand, "seat": seat,
+             "action": text, "undone": False, "created_at": stamp}
+            for i in items for k, (seat, text) in enumerate(i.actions)])
+        for i in items:
+            if i.finished is not None:
+                self._finish(c, i.table_id, i.finished)
+
+    @staticmethod
+    def _finish(c: Connection, table_id: str, finished: FinishedHand) -> None:
+        c.execute(update(_H).where(_H.c.table_id == table_id, _H.c.number == finished.number)
+                  .values(finished=True, end_reason=finished.end_reason,
+                          sheets=finished.sheets))
+
+    def _append(self, c: Connection, item: Append) -> None:
+        finished = item.finished
+        status = "over" if finished is not None and finished.match_over else None
+        self._advance(c, item.table_id, item.seen, len(item.actions), item.at, status=status,
+                      turn=item.turn)
+        stamp = now()
+        c.execute(insert(_A), [
+            {"table_id": item.table_id, "seq": item.seen + 1 + i, "hand": item.hand,
+             "seat": seat, "action": text, "undone": False, "created_at": stamp}
+            for i, (seat, text) in enumerate(item.actions)])
+        if finished is not None:
+            self._finish(c, item.table_id, finished)
 
     def append_hand(self, table_id: str, seen: int, hand: HandData,
                     turn: str | None = None, at: float | None = None) -> None:
@@ -395,7 +494,7 @@ class Store:
     def load(self, table_id: str) -> TableData | None:
         """Everything stored about a table, every hand with its actions (records, audits,
         tests), or None when there is no such table."""
-        with self.engine.connect() as c:
+        with self._snapshot() as c:
             row = c.execute(select(_T).where(_T.c.id == table_id)).first()
             if row is None:
                 return None
@@ -411,7 +510,7 @@ class Store:
     def load_live(self, table_id: str) -> TableData | None:
         """What a process needs to take up a table: every hand, the current one with its
         actions, the finished ones with their sheets only (their actions are not read)."""
-        with self.engine.connect() as c:
+        with self._snapshot() as c:
             row = c.execute(select(_T).where(_T.c.id == table_id)).first()
             if row is None:
                 return None
@@ -433,7 +532,7 @@ class Store:
     def changes_since(self, table_id: str, version: int, hand: int) -> Changes | None:
         """What changed at a table since ``version`` for a process holding hand ``hand``
         (:class:`canasta.web.models.Changes`); None when the table is gone."""
-        with self.engine.connect() as c:
+        with self._snapshot() as c:
             row = c.execute(select(_T.c.version, _T.c.status, _T.c.hand, _T.c.settings,
                                    _T.c.updated_at).where(_T.c.id == table_id)).first()
             if row is None:
