@@ -43,11 +43,11 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProce
 
 
 def spectate(server: ServerProcess, table: str, token: str | None = None) -> Any:
-    """A WebSocket on ``server`` that has said hello; returns the connection."""
+    """A WebSocket on ``server`` that has said hello; returns the connection (the caller
+    closes it)."""
     from websockets.sync.client import connect
 
-    ws = connect(f"ws://127.0.0.1:{server.port}/ws/{table}", open_timeout=10)  # closed by
-    # the caller
+    ws = connect(f"ws://127.0.0.1:{server.port}/ws/{table}", open_timeout=10).__enter__()
     ws.send(json.dumps({"type": "hello", "token": token}))
     return ws
 

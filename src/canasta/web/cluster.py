@@ -156,8 +156,11 @@ class Cluster:
         forget idle tables, and (now and then) delete expired ones."""
         svc = self.service
         self.rounds += 1
+        # a lease taken while the renewal runs is not among its answer: only those held
+        # before it began can have been lost
+        before = [t for t in svc.tables.values() if t.owned]
         held = await svc.db(svc.store.renew, self.origin, self.lease)
-        for table in list(svc.tables.values()):
+        for table in before:
             if table.owned and table.id not in held:
                 log.warning("table %s: its lease went to another process", table.id)
                 self._lose(table)

@@ -48,14 +48,16 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
         bot_delay: float = 0.6, log_level: str = "info", away_after: float = 45.0,
         redis: str | None = None, workers: int = 1, prefix: str = "canasta",
         keep_finished: float | None = None, keep_abandoned: float | None = None,
-        ws_deflate: bool = True) -> None:
+        ws_deflate: bool = True, lease: float | None = None) -> None:
     """Serve until interrupted. ``db``: a SQLAlchemy URL, a PostgreSQL URL
     (``postgresql://user@host/db``, driven by psycopg 3) or a SQLite file path. ``redis``:
     a Redis URL, for several processes on one PostgreSQL database; ``workers``: processes
     started here behind the one port. ``keep_finished`` / ``keep_abandoned``: seconds a
     table is kept once its match is over / while nobody moves (a day / a week).
     ``ws_deflate``: compress WebSocket messages (permessage-deflate; a state message of
-    30 kB shrinks to a few kB, for about 0.3 ms of the server's time per message)."""
+    30 kB shrinks to a few kB, for about 0.3 ms of the server's time per message).
+    ``lease``: seconds after which another process takes over the tables of a process
+    that stopped (6)."""
     try:
         import uvicorn
 
@@ -68,7 +70,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
     if log_level.lower() != "debug":
         logging.getLogger("alembic").setLevel(logging.WARNING)
     tuning = {k: v for k, v in (("keep_finished", keep_finished),
-                                ("keep_abandoned", keep_abandoned)) if v is not None}
+                                ("keep_abandoned", keep_abandoned), ("lease", lease))
+              if v is not None}
     cfg = {"db": db, "bot_delay": bot_delay, "away_after": away_after, "redis": redis,
            "prefix": prefix, "tuning": tuning,
            # one process on a port keeps its name across restarts, so that a restarted

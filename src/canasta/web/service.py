@@ -496,7 +496,7 @@ class TableService:
         """Store a new table and start it here (this process takes its lease)."""
         data.turn = "bot" if seats[game.state.actor].controller == "bot" else "human"
         data.at = time.time()
-        await self.db(self.store.create_table, data)
+        await self.db(self.store.create_table, data, self.origin, self.cluster.lease)
         for seat in seats:
             if seat.controller == "bot":
                 seat.bot = make_bot(seat.level)

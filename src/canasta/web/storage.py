@@ -226,8 +226,10 @@ class Store:
         self.engine.dispose()
 
     # -- writes ----------------------------------------------------------------------------
-    def create_table(self, data: TableData) -> None:
-        """Insert a new table with its seats and its first hand (version 0)."""
+    def create_table(self, data: TableData, owner: str | None = None,
+                     lease: float = 0.0) -> None:
+        """Insert a new table with its seats and its first hand (version 0), its lease held
+        by ``owner`` for ``lease`` seconds when given."""
         stamp = stamp_of(data.at or None)
         with self.engine.begin() as c:
             c.execute(insert(_T).values(
@@ -235,7 +237,8 @@ class Store:
                 options=data.options, players=data.players, team_size=data.team_size,
                 version=data.version, status=data.status, settings=data.settings,
                 public=bool(data.settings.get("public")), rules=data.rules, seed=data.seed,
-                hand=len(data.hands) - 1, turn=data.turn))
+                hand=len(data.hands) - 1, turn=data.turn, owner=owner,
+                lease_until=now() + _dt.timedelta(seconds=lease) if owner else None))
             c.execute(insert(_S), [
                 {"table_id": data.id, "seat": s.seat, "kind": s.kind,
                  "controller": s.controller, "level": s.level, "name": s.name,
