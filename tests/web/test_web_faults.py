@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_restart import essentials, essentials_of, reference
 
 from canasta.web.storage import Store
 from conftest import REDIS_URL, ServerProcess, pg_database, redis_reachable
-from test_web_restart import essentials, essentials_of, reference
 
 LEASE = 2.0  # seconds: the survivor takes over within a few of them
 
@@ -120,7 +120,7 @@ def test_a_process_killed_under_load_loses_nothing_and_the_other_takes_over(
             a.kill()
             flight.join()
             # B keeps serving at once
-            for step in range(6):
+            for _ in range(6):
                 move(b)
             # and plays A's bots once their leases ran out
             deadline = time.monotonic() + 10 * LEASE + 20
@@ -132,7 +132,7 @@ def test_a_process_killed_under_load_loses_nothing_and_the_other_takes_over(
             assert all(n > 3 for n in moved.values()), moved
             # A started again serves the tables too
             a.start()
-            for step in range(6):
+            for _ in range(6):
                 move(a)
             time.sleep(0.5)
         finally:

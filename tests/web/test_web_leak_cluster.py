@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_leak import _loadable, check_message, choose, play_hands, secret_cards
 
 from canasta.core.actions import parse_action
 from canasta.core.cards import parse_card
@@ -22,7 +23,6 @@ from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
 from canasta.web.storage import Store
 from conftest import REDIS_URL, ServerProcess, make_store, pg_database, redis_reachable
-from test_web_leak import _loadable, check_message, choose, play_hands, secret_cards
 
 
 @pytest.fixture

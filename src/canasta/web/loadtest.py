@@ -182,7 +182,9 @@ async def _spectate(watch: Watch, measuring: list[bool], stop: asyncio.Event,
                 except TimeoutError:
                     continue
                 now = time.time()
-                head = _VERSION.search(text, 0, 200) if isinstance(text, str) else None
+                if not isinstance(text, str):
+                    continue
+                head = _VERSION.search(text, 0, 200)
                 if head is None:
                     continue
                 version, at = int(head.group(1)), float(head.group(2))
