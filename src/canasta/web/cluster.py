@@ -225,7 +225,12 @@ class Cluster:
 
     def _forget(self, origin: str) -> None:
         for table in self.service.tables.values():
-            if table.remote.pop(origin, None) is not None:
+            counts = table.remote.pop(origin, None)
+            if counts is not None:
+                for seat in table.seats:
+                    if seat.seat < len(counts) and counts[seat.seat] \
+                            and not table.connected(seat.seat):
+                        seat.gone_since = time.monotonic()
                 self.service.clocks.rearm(table)
                 self.service._broadcast(table)
 
@@ -255,7 +260,11 @@ class Cluster:
         elif kind == "presence":
             counts = message.get("c")
             if isinstance(counts, list) and all(isinstance(c, int) for c in counts):
+                before = [table.connected(s.seat) for s in table.seats]
                 table.remote[origin] = counts
+                for seat, was in zip(table.seats, before, strict=True):
+                    if was and not table.connected(seat.seat):
+                        seat.gone_since = time.monotonic()  # the away time starts now
                 async with table.lock:
                     svc.clocks.rearm(table)
                     svc._broadcast(table)

@@ -23,6 +23,7 @@ from canasta.core.actions import Action, action_to_json
 from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, parse_card, rank_text
 from canasta.core.events import PUBLIC, Event
 from canasta.core.match import HandRecord, Match
+from canasta.core.melds import classify_meld
 from canasta.core.rules import Rules
 from canasta.core.scoring import ScoreSheet
 from canasta.core.state import Phase, State, View
@@ -321,16 +322,16 @@ _RANK_ORDER = {rank: i for i, rank in enumerate((WILD_RANK, *NATURAL_RANKS, 3))}
 
 
 def _melds_json(melds: dict[int, tuple[int, ...]], rules: Rules) -> list[dict[str, Any]]:
-    size = rules.melds.canasta_size
     out = []
     for rank in sorted(melds, key=lambda r: _RANK_ORDER.get(r, 99)):
         cards = melds[rank]
         if not cards:
             continue
         wilds = sum(1 for c in cards if is_wild(c))
-        kind = None
-        if len(cards) >= size:
-            kind = "wild" if rank == WILD_RANK else ("natural" if not wilds else "mixed")
+        # the engine's kind (canasta.core.melds.classify_meld), as the page names it
+        found = classify_meld(cards, rules)
+        kind = None if found is None else (
+            "wild" if found.wild else "natural" if found.natural else "mixed")
         out.append({"rank": rank_text(rank), "cards": [card_text(c) for c in cards],
                     "count": len(cards), "wilds": wilds, "canasta": kind})
     return out
