@@ -55,9 +55,10 @@ def test_a_turn_takes_at_most_the_cap_of_melds_then_only_moves_that_end_it(
 
 
 def test_expired_tables_are_deleted_and_forgotten(client: Any) -> None:
-    over = create(client, ["human", "bot"])["table"]
-    idle = create(client, ["human", "bot"])["table"]
-    fresh = create(client, ["human", "bot"])["table"]
+    # people only: no bot moves (and stamps) them meanwhile
+    over = create(client, ["human", "human"])["table"]
+    idle = create(client, ["human", "human"])["table"]
+    fresh = create(client, ["human", "human"])["table"]
     manager = client.manager
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     with client.store.engine.begin() as c:
@@ -106,3 +107,41 @@ def test_the_settings_sent_are_every_field_of_the_settings() -> None:
     settings = TableSettings(clock=30, level="hard", hints=False, undo=True, public=True,
                              rematch="abcd")
     assert settings.to_json() == dataclasses.asdict(settings)
+
+
+def test_a_table_keeps_its_rules_when_its_preset_file_changes(sqlite_store: Any,
+                                                              monkeypatch: Any) -> None:
+    import copy
+
+    from starlette.testclient import TestClient
+
+    import canasta.core.rules as rules_module
+    from canasta.web.app import create_app
+
+    with TestClient(create_app(store=sqlite_store, bot_delay=0)) as client:
+        created = create(client, ["human", "bot"])
+        table, tok = created["table"], created["seats"][0]["token"]
+        v = _my_turn(client, table, tok, "draw")
+        r = client.post(f"/api/tables/{table}/actions",
+                        json={"token": tok, "version": v["version"], "text": "draw"})
+        assert r.status_code == 200
+        before = view(client, table, tok)
+    real = rules_module._read_preset
+
+    def changed(name: str) -> dict[str, Any]:
+        data = copy.deepcopy(real(name))
+        if rules_module.preset_name(name) == "international":
+            data.setdefault("fields", {})["melds.canasta_size"] = 5
+        return data
+
+    monkeypatch.setattr(rules_module, "_read_preset", changed)
+    with TestClient(create_app(store=sqlite_store, bot_delay=0)) as client:
+        after = view(client, table, tok)
+        assert after["view"]["canasta_size"] == 7
+        for msg in (before, after):
+            for seat in msg["seats"]:
+                seat["connected"] = False
+        assert after == before
+        # the changed preset is what a new table gets
+        fresh = create(client, ["human", "bot"])
+        assert view(client, fresh["table"])["view"]["canasta_size"] == 5

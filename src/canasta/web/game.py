@@ -37,16 +37,24 @@ from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.models import HandData, TableData
 
 
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules as a table stores them: ``{"options": the options as applied (the preset's
+    named house rules with their values, then any field set), "rules": every field}``."""
+    return {"options": dict(rules.options), "rules": rules_to_json(rules)}
+
+
 def rules_of(data: TableData) -> Rules:
     """The rules of a stored table: its complete stored rules (a changed or removed preset
-    file changes nothing), or for a table stored before they were, its preset and options.
+    file changes nothing, not even the names of its options), or for a table stored before
+    they were, its preset and options.
 
     Raises:
         canasta.formats.records.RecordError: the stored rules do not read.
     """
     doc: dict[str, Any] = {"variant": data.variant, "options": dict(data.options)}
-    if data.rules is not None:
-        doc["rules"] = data.rules
+    if data.rules is not None and isinstance(data.rules.get("rules"), dict):
+        doc["options"] = dict(data.rules.get("options") or {})
+        doc["rules"] = data.rules["rules"]
     return Reader(f"table {data.id}", RecordError).rules(doc)
 
 

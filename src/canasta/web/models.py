@@ -52,9 +52,10 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # 0003
     public: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    # 0004: the complete rules (canasta.formats.jsondoc.rules_to_json), the secret seed of
-    # the deals to come, the hand in play, who is to act ("bot", "human", "deal" or
-    # "over"), the process that plays its bots and until when, and the last change
+    # 0004: the complete rules (canasta.web.game.rules_json: the options as applied and
+    # every field), the secret seed of the deals to come, the hand in play, who is to act
+    # ("bot", "human", "deal" or "over"), the process that plays its bots and until when,
+    # and the last change
     rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     hand: Mapped[int] = mapped_column(Integer, default=0)
@@ -153,9 +154,10 @@ class HandData:
 
 @dataclass
 class TableData:
-    """A stored table. ``rules`` is the complete rules object (``rules_to_json``; None only
-    for a table that predates it), ``seed`` the secret seed of the next deals, ``hands``
-    the hands loaded (all of them, or the current one with the finished ones' sheets)."""
+    """A stored table. ``rules`` is the complete rules (``canasta.web.game.rules_json``;
+    None only for a table that predates it), ``seed`` the secret seed of the next deals,
+    ``hands`` the hands loaded (all of them, or the current one with the finished ones'
+    sheets)."""
 
     id: str
     variant: str

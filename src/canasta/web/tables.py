@@ -19,11 +19,10 @@ from typing import Any
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
-from canasta.formats.jsondoc import rules_to_json
 from canasta.web.assist import AssistedService
 from canasta.web.connections import Connection
 from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
-from canasta.web.game import Game, hand_data_of, record_of
+from canasta.web.game import Game, hand_data_of, record_of, rules_json
 from canasta.web.models import TableData
 from canasta.web.seats import MAX_NAME, Seat, Table, hash_token
 from canasta.web.settings import LEVELS, SettingsError, check_level, default_level, parse_settings
@@ -143,7 +142,7 @@ class TableManager(AssistedService):
         data = TableData(secrets.token_urlsafe(9), variant, options, players, team_size, 0,
                          "playing", [s.to_data() for s in seats],
                          [hand_data_of(0, game.match.record)], settings.to_json(),
-                         rules_to_json(rules), game.match.seed)
+                         rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
 
     # -- moves -----------------------------------------------------------------------------

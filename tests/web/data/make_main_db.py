@@ -8,10 +8,12 @@ Run it with the code of that commit, not this checkout's::
     git -C /work/main worktree add /tmp/old c443397
     /work/main/.venv/bin/python tests/web/data/make_main_db.py /tmp/old/src
 
-It plays, with greedy bots and people driven by a seeded generator: a four-player
-international table through a whole hand into the next (with the house rule undo used),
-a two-player table mid-hand with a seat handed to a bot, a public table whose free seat was
-taken, and a Brazilian table with house rules.
+It plays, with greedy bots and people driven by a seeded generator, each table through a
+whole hand into the next (so that each stored a game record, which carries its complete
+rules: the migration takes them from there, and a later change of a preset file changes
+nothing): a four-player international table (with the house rule undo used), a two-player
+table with a seat handed to a bot, a public table whose free seat was taken, and a
+Brazilian table with house rules.
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ def main(src: str) -> None:
         t2, k2 = new_table({"variant": "international", "players": 2, "clock": 120,
                             "seats": [{"type": "human", "name": "Cai"},
                                       {"type": "bot", "level": "greedy"}]})
+        finish_hand(t2, k2)
         play(t2, k2, 15)
         r = client.post(f"/api/tables/{t2}/seats/1/bot", json={"token": k2[0],
                                                                 "level": "easy"})
@@ -157,6 +160,7 @@ def main(src: str) -> None:
         r = client.post(f"/api/tables/{t3}/seats/1/join", json={"name": "Eve"})
         assert r.status_code == 200, r.text
         k3[1] = r.json()["token"]
+        finish_hand(t3, k3)
         play(t3, k3, 10)
         # 4. Brazilian with house rules
         t4, k4 = new_table({"variant": "brazilian", "players": 4,
@@ -164,6 +168,7 @@ def main(src: str) -> None:
                                       {"type": "bot", "level": "greedy"},
                                       {"type": "human", "name": "Gus"},
                                       {"type": "bot", "level": "greedy"}]})
+        finish_hand(t4, k4)
         play(t4, k4, 20)
         for table, tokens in ((t1, k1), (t2, k2), (t3, k3), (t4, k4)):
             settle(table, tokens)

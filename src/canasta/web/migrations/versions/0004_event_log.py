@@ -5,8 +5,10 @@ match).
 
 Each table of the old schema is replayed once, here, by the engine as it is now (as the old
 server did at every start-up): its finished hands get their sheets (with the score item
-codes), its rules are the preset as it is now, pinned from here on. A table that does not
-replay keeps the sheets of its stored records and is left with ``turn`` empty.
+codes). Its rules are those of the newest game record it stored (records carry the complete
+rules), or for a table that never finished a hand the preset as it is now; either way they
+are pinned from here on. A table that does not replay keeps the sheets of its stored records
+and is left with ``turn`` empty.
 
 Downgrade drops the new columns; the old ``record`` column comes back empty (the old server
 then answers that a hand's record is not found).
@@ -47,10 +49,24 @@ def _sheet(sheet: Any) -> dict[str, Any]:
 def _replayed(conn: sa.Connection, t: Any) -> tuple[dict[str, Any], str, dict[int, Any]]:
     """(rules json, turn, {hand number: sheets}) of one old table, by the engine."""
     from canasta.core.rules import load_preset
-    from canasta.formats.jsondoc import rules_to_json
-    from canasta.formats.records import record_to_match
+    from canasta.formats.jsondoc import Reader, rules_to_json
+    from canasta.formats.records import RecordError, record_to_match
 
     rules = load_preset(t.variant, _json(t.options) or {})
+    # the rules the table was last played with: the complete rules of the newest record it
+    # stored (records carry them); the preset as it is now only for a table without one
+    # (a hand in play has no record: SQL NULL, or JSON null where SQLAlchemy wrote None)
+    stored = None
+    for (raw,) in conn.execute(sa.text(
+            "SELECT record FROM canasta_hands WHERE table_id = :t AND finished "
+            "ORDER BY number DESC"), {"t": t.id}):
+        stored = _json(raw) if raw is not None else None
+        if isinstance(stored, dict):
+            break
+    if isinstance(stored, dict) and isinstance(stored.get("rules"), dict):
+        rules = Reader(f"table {t.id}", RecordError).rules(
+            {"variant": t.variant, "options": stored.get("options") or {},
+             "rules": stored["rules"]})
     hands = conn.execute(sa.text(
         "SELECT number, dealer, deck, scores_before FROM canasta_hands WHERE table_id = :t "
         "ORDER BY number"), {"t": t.id}).all()
@@ -60,8 +76,9 @@ def _replayed(conn: sa.Connection, t: Any) -> tuple[dict[str, Any], str, dict[in
             " ORDER BY seq"), {"t": t.id}):
         actions[a.hand].append([a.seat, a.action])
     record = {
-        "format": "canasta-record", "version": 1, "variant": t.variant,
-        "options": _json(t.options) or {}, "players": t.players, "team_size": t.team_size,
+        "format": "canasta-record", "version": 2, "variant": t.variant,
+        "options": _json(t.options) or {}, "rules": rules_to_json(rules),
+        "players": t.players, "team_size": t.team_size,
         "seed": None,
         "hands": [{"dealer": h.dealer, "deck": _json(h.deck),
                    "scores_before": _json(h.scores_before), "actions": actions[h.number],
@@ -80,7 +97,8 @@ def _replayed(conn: sa.Connection, t: Any) -> tuple[dict[str, Any], str, dict[in
             "SELECT controller FROM canasta_seats WHERE table_id = :t AND seat = :s"),
             {"t": t.id, "s": state.actor}).scalar()
         turn = "bot" if controller == "bot" else "human"
-    return rules_to_json(rules), turn, sheets
+    # as the server stores them (canasta.web.game.rules_json): the options as applied too
+    return {"options": dict(rules.options), "rules": rules_to_json(rules)}, turn, sheets
 
 
 def upgrade() -> None:
@@ -109,8 +127,9 @@ def upgrade() -> None:
             rules, turn, sheets = None, "", {}
             for h in conn.execute(sa.text(
                     "SELECT number, record FROM canasta_hands WHERE table_id = :t "
-                    "AND record IS NOT NULL"), {"t": t.id}):
-                rec = _json(h.record) or {}
+                    "AND finished"), {"t": t.id}):
+                rec = _json(h.record) if h.record is not None else None
+                rec = rec if isinstance(rec, dict) else {}
                 if len(rec.get("hands", [])) > h.number:
                     sheets[h.number] = rec["hands"][h.number].get("sheets") or None
         last = conn.execute(sa.text(
