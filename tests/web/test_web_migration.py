@@ -1,11 +1,12 @@
 """Migration 0004 (the event log) on a database written by the server before it: the file
 ``data/main-0003.sqlite3`` was written by main at c443397 (``data/make_main_db.py``), and
-``data/main-0003.json`` holds what that server showed for each table. After the migration
+``data/main-0003.json.gz`` holds what that server showed for each table. After the migration
 every table shows the same, serves the same records, and plays on consistently with its
 stored history; on PostgreSQL the same rows are copied into a schema at 0003 first."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import shutil
@@ -26,7 +27,7 @@ from canasta.web.storage import MIGRATIONS, Store
 from conftest import BACKENDS, PG_URL, pg_reachable
 
 DATA = Path(__file__).with_name("data")
-OLD = json.loads((DATA / "main-0003.json").read_text())
+OLD = json.loads(gzip.decompress((DATA / "main-0003.json.gz").read_bytes()))
 #: What may differ from what the old server showed: the time of the last move is new, and
 #: a restarted server knows of no open connection, running clock or undo mark.
 VOLATILE = ("at", "clock", "can_undo")

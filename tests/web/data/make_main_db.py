@@ -1,4 +1,4 @@
-"""Write ``main-0003.sqlite3`` and ``main-0003.json``: a database written by the table server
+"""Write ``main-0003.sqlite3`` and ``main-0003.json.gz``: a database written by the table server
 as it was before the event-log storage (schema 0003, main at c443397), and what that server
 showed for each of its tables, so that tests/web/test_web_migration.py checks that the
 migrated tables show and play on identically.
@@ -18,6 +18,7 @@ Brazilian table with house rules.
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import sys
@@ -188,8 +189,9 @@ def main(src: str) -> None:
     for suffix in ("-wal", "-shm"):
         assert not Path(str(db) + suffix).exists() or Path(str(db) + suffix).stat().st_size \
             == 0 or suffix == "-shm"
-    (HERE / "main-0003.json").write_text(json.dumps(out, indent=1) + "\n")
-    print(f"wrote {db} ({db.stat().st_size} bytes) and main-0003.json "
+    with gzip.open(HERE / "main-0003.json.gz", "wt", encoding="utf-8") as f:
+        f.write(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {db} ({db.stat().st_size} bytes) and main-0003.json.gz "
           f"({len(out['tables'])} tables, {out.get('undos', 0)} undos)")
 
 
