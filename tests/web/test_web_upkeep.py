@@ -145,3 +145,47 @@ def test_a_table_keeps_its_rules_when_its_preset_file_changes(sqlite_store: Any,
         # the changed preset is what a new table gets
         fresh = create(client, ["human", "bot"])
         assert view(client, fresh["table"])["view"]["canasta_size"] == 5
+
+
+def test_a_new_hand_that_cannot_be_stored_is_not_dealt(client: Any, monkeypatch: Any) -> None:
+    from canasta.web.storage import StorageError
+
+    created = create(client, ["human", "human"])
+    table, toks = created["table"], [s["token"] for s in created["seats"]]
+    manager = client.manager
+    # play the hand to its end through the API
+    for _ in range(2000):
+        v = view(client, table)
+        if v["view"]["phase"] == "over":
+            break
+        tok = toks[v["view"]["actor"]]
+        mine = view(client, table, tok)
+        move = mine["view"]["go_out"] and "go-out"
+        if move:
+            r = client.post(f"/api/tables/{table}/go-out",
+                            json={"token": tok, "version": mine["version"]})
+        else:
+            legal = mine["view"]["legal"]
+            pick = next((a for a in legal if a["type"] in ("meld", "lay-off")),
+                        next((a for a in legal if a["type"] == "discard"), legal[0]))
+            r = client.post(f"/api/tables/{table}/actions", json={
+                "token": tok, "version": mine["version"], "text": pick["text"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("the hand did not end")
+    before = view(client, table)
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("disk on fire")
+
+    monkeypatch.setattr(client.store, "append_hand", refuse)
+    r = client.post(f"/api/tables/{table}/next-hand",
+                    json={"token": toks[0], "version": before["version"]})
+    assert r.status_code == 503 and r.json()["code"] == "storage"
+    monkeypatch.undo()
+    after = view(client, table)
+    assert after["hand_number"] == before["hand_number"] == 0
+    assert manager.tables[table].game.hand_number == 0
+    r = client.post(f"/api/tables/{table}/next-hand",
+                    json={"token": toks[0], "version": before["version"]})
+    assert r.status_code == 200 and r.json()["hand_number"] == 1

@@ -215,8 +215,9 @@ class TableService:
                 log.exception("table %s: stored actions do not apply; rebuilding", table.id)
                 return bool(await self.refresh(table, rebuild=True))
         elif changes.hands:
-            records = list(game.match.hands[:hand]) + [hand_record_of(h)
-                                                        for h in changes.hands]
+            first = changes.hands[0].number
+            records = list(game.match.hands[:first]) + [hand_record_of(h)
+                                                         for h in changes.hands]
             match = await self.think(lambda: Match.resume(
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))

@@ -552,9 +552,11 @@ class Store:
                 if version + len(actions) == row.version:
                     out.actions = actions
                     return out
-            # a new hand, or an undo: the hands from the one held on, anew
+            # a new hand, or an undo: the hands from the one held on (or from the stored
+            # one, when the holder dealt a hand that was not stored), anew
             out.hands = [_hand(h) for h in c.execute(
-                select(_H).where(_H.c.table_id == table_id, _H.c.number >= hand)
+                select(_H).where(_H.c.table_id == table_id,
+                                 _H.c.number >= min(hand, row.hand))
                 .order_by(_H.c.number))]
             if out.hands:
                 out.hands[-1].actions = self._hand_actions(c, table_id, out.hands[-1].number)
