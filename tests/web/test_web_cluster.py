@@ -219,3 +219,55 @@ def test_a_table_created_on_one_process_is_played_on_the_other(pair: Any,
         assert status in (200, 409), msg
     stored = store.actions(table)
     assert stored and all(seq == i + 1 for i, (seq, *_rest) in enumerate(stored))
+
+
+def test_workers_serve_behind_one_port(tmp_path: Path) -> None:
+    """``--workers 2``: two processes behind one port (uvicorn's workers), each holding
+    the leases of the tables it created; their bots play."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from conftest import ROOT, free_port
+
+    reason = redis_reachable()
+    if reason:
+        pytest.skip(reason)
+    port = free_port()
+    with pg_database("canasta_workers") as url:
+        log = open(tmp_path / "workers.log", "wb")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "canasta.web", "--port", str(port), "--db", url,
+             "--redis", REDIS_URL, "--prefix", f"canasta_test_{uuid.uuid4().hex[:8]}",
+             "--workers", "2", "--bot-delay", "0.01", "--log-level", "warning"],
+            stdout=log, stderr=log, cwd=ROOT, start_new_session=True)
+        store = Store(url)
+        try:
+            server = ServerProcess(url)
+            server.port, server.base = port, f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(server.base + "/api/variants", timeout=2).read()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "the workers did not start"
+                    time.sleep(0.2)
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            assert len(children) >= 2  # two workers (and uvicorn's own helpers, if any)
+            tables = [create(server, ["human", "bot"])["table"] for _ in range(12)]
+            with store.engine.connect() as c:
+                owners = set(c.exec_driver_sql(
+                    "SELECT owner FROM canasta_tables").scalars())
+            assert None not in owners and len(owners) >= 1
+            # every table is served, whichever worker answers
+            for table in tables:
+                status, _ = server.request("GET", f"/api/tables/{table}")
+                assert status == 200
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+            log.close()
+            store.dispose()

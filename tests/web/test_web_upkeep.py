@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import random
 from typing import Any
 
 from sqlalchemy import update
@@ -153,6 +154,7 @@ def test_a_new_hand_that_cannot_be_stored_is_not_dealt(client: Any, monkeypatch:
     created = create(client, ["human", "human"])
     table, toks = created["table"], [s["token"] for s in created["seats"]]
     manager = client.manager
+    rng = random.Random(3)
     # play the hand to its end through the API
     for _ in range(2000):
         v = view(client, table)
@@ -166,8 +168,10 @@ def test_a_new_hand_that_cannot_be_stored_is_not_dealt(client: Any, monkeypatch:
                             json={"token": tok, "version": mine["version"]})
         else:
             legal = mine["view"]["legal"]
-            pick = next((a for a in legal if a["type"] in ("meld", "lay-off")),
-                        next((a for a in legal if a["type"] == "discard"), legal[0]))
+            melds = [a for a in legal if a["type"] in ("meld", "lay-off")]
+            discards = [a for a in legal if a["type"] == "discard"]
+            pick = rng.choice(melds) if melds and (not discards or rng.random() < 0.5) \
+                else (rng.choice(discards) if discards else legal[0])
             r = client.post(f"/api/tables/{table}/actions", json={
                 "token": tok, "version": mine["version"], "text": pick["text"]})
         assert r.status_code == 200, r.text
