@@ -240,8 +240,7 @@ def verify(db: str) -> tuple[int, list[str]]:
                     match = Match.resume(rules, data.players,
                                          [hand_record_of(h) for h in data.hands[:n + 1]],
                                          seed=0, team_size=data.team_size)
-                    hand = data.hands[n]
-                    assert match.state.is_over == hand.finished, f"hand {n}"
+                    assert match.state.is_over == data.hands[n].finished, f"hand {n}"
             except Exception as exc:  # noqa: BLE001 - reported, not raised
                 broken.append(f"{table_id}: {exc}")
     finally:
@@ -327,9 +326,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             finally:
                 for server in servers:
                     server.stop()
-                errors = [line for server in servers
-                          for line in server.log.read_text(errors="replace").splitlines()
-                          if "ERROR" in line or "Traceback" in line]
+                lines = [line for server in servers
+                         for line in server.log.read_text(errors="replace").splitlines()]
+                errors = [line for line in lines if "ERROR" in line or "Traceback" in line]
+                if errors:  # the first error with what follows it, for the report
+                    at = lines.index(errors[0])
+                    sys.stderr.write("\n".join(lines[at:at + 40]) + "\n")
             checked, broken = verify(db)
     result["server_errors"] = len(errors)
     result["tables_replayed"] = checked

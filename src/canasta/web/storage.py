@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -34,19 +34,17 @@ from typing import Any, cast
 from sqlalchemy import (
     String,
     Table,
-    and_,
     bindparam,
     create_engine,
-    delete,
     event,
     func,
     insert,
-    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from canasta.web.leases import Leases
 from canasta.web.models import (
     ActionRow,
     Base,
@@ -138,7 +136,7 @@ def _hand(h: Any) -> HandData:
                     h.end_reason, [], None if h.sheets is None else list(h.sheets))
 
 
-class Store:
+class Store(Leases):
     """The database of tables. Methods are synchronous, each one transaction; the server calls
     them from worker threads.
 
@@ -283,7 +281,8 @@ class Store:
         if len(items) > 1 and len({i.table_id for i in items}) == len(items):
             try:
                 with self.engine.begin() as c:
-                    self._append_batch(c, items)
+                    # rows locked in the order of their ids, as every statement here does
+                    self._append_batch(c, sorted(items, key=lambda i: i.table_id))
                 return [None] * len(items)
             except Exception:  # noqa: BLE001 - each one alone tells which failed
                 pass
@@ -391,71 +390,6 @@ class Store:
         with self.engine.begin() as c:
             c.execute(update(_T).where(_T.c.id == table_id)
                       .values(settings=settings, public=bool(settings.get("public"))))
-
-    # -- leases: which process plays a table's bots ---------------------------------------
-    def claim(self, owner: str, table_ids: Iterable[str], seconds: float) -> list[str]:
-        """Take the lease of each table that is free, run out or already ``owner``'s, for
-        ``seconds``; returns the ids now held by ``owner``."""
-        ids = list(table_ids)
-        if not ids:
-            return []
-        stamp = now()
-        with self.engine.begin() as c:
-            c.execute(update(_T).where(
-                _T.c.id.in_(ids),
-                or_(_T.c.owner.is_(None), _T.c.owner == owner, _T.c.lease_until < stamp))
-                .values(owner=owner, lease_until=stamp + _dt.timedelta(seconds=seconds)))
-            return list(c.scalars(select(_T.c.id).where(_T.c.id.in_(ids),
-                                                        _T.c.owner == owner)))
-
-    def renew(self, owner: str, seconds: float) -> set[str]:
-        """Extend every lease ``owner`` holds; returns the ids it holds (one it lost to
-        another process after running out is not among them)."""
-        with self.engine.begin() as c:
-            c.execute(update(_T).where(_T.c.owner == owner)
-                      .values(lease_until=now() + _dt.timedelta(seconds=seconds)))
-            return set(c.scalars(select(_T.c.id).where(_T.c.owner == owner)))
-
-    def release(self, owner: str | None, table_ids: Iterable[str] | None = None) -> None:
-        """Give up ``owner``'s leases (all of them, or of ``table_ids``); ``owner`` None:
-        every process's (one process alone on the database at start-up)."""
-        q = update(_T)
-        if owner is not None:
-            q = q.where(_T.c.owner == owner)
-        else:
-            q = q.where(_T.c.owner.is_not(None))
-        if table_ids is not None:
-            q = q.where(_T.c.id.in_(list(table_ids)))
-        with self.engine.begin() as c:
-            c.execute(q.values(owner=None, lease_until=None))
-
-    def orphans(self, limit: int = 50) -> list[str]:
-        """Tables in play whose bots are to move and that no process plays (no lease, or one
-        that ran out), oldest change first."""
-        with self.engine.connect() as c:
-            return list(c.scalars(
-                select(_T.c.id).where(
-                    _T.c.status == "playing", _T.c.turn == "bot",
-                    or_(_T.c.owner.is_(None), _T.c.lease_until < now()))
-                .order_by(_T.c.updated_at).limit(limit)))
-
-    def expire(self, finished_before: _dt.datetime,
-               abandoned_before: _dt.datetime) -> list[str]:
-        """Delete the tables whose match ended before ``finished_before`` and those in play
-        with no change since ``abandoned_before`` (with their seats, hands and actions);
-        returns their ids."""
-        cond = or_(and_(_T.c.status == "over", _T.c.updated_at < finished_before),
-                   and_(_T.c.status != "over", _T.c.updated_at < abandoned_before))
-        with self.engine.begin() as c:
-            ids = list(c.scalars(select(_T.c.id).where(cond)))
-            for chunk in range(0, len(ids), 500):
-                part = ids[chunk:chunk + 500]
-                # children first: SQLite enforces the cascade only with foreign_keys on
-                c.execute(delete(_A).where(_A.c.table_id.in_(part)))
-                c.execute(delete(_H).where(_H.c.table_id.in_(part)))
-                c.execute(delete(_S).where(_S.c.table_id.in_(part)))
-                c.execute(delete(_T).where(_T.c.id.in_(part)))
-            return ids
 
     # -- reads -----------------------------------------------------------------------------
     def open_tables(self, limit: int = 50) -> list[dict[str, Any]]:
