@@ -29,7 +29,8 @@ from setuptools.command.build_ext import build_ext
 #: ``actions`` (compiling the action values gains nothing measurable, and as plain dataclasses
 #: they keep accepting any sequence of cards, copying and pickling like any value).
 COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "generate",
-            "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match")
+            "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match",
+            "view")
 
 
 def _remove_stray_extensions() -> None:

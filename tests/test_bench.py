@@ -29,3 +29,16 @@ def test_tiny_run_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> Non
                   "legal_actions() 11 cards", "legal_actions() 30 cards", "apply()",
                   "clone() after 10 / 150 decisions", "bytes"):
         assert label in out
+
+
+def test_cpu_clock_times_ours_and_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--cpu`` times our play-outs and a baseline subprocess's (here: this package's own
+    pure core) by CPU time, and says so."""
+    import os
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(bench.__file__)))
+    n, secs = bench.baseline_run(os.path.dirname(here), "international", 1, 2, seed=0,
+                                 pure=True, cpu=True)
+    assert n > 20 and secs > 0
+    bench.main(["--rounds", "1", "--hands", "1", "--cpu"])
+    assert "play-outs timed by CPU time" in capsys.readouterr().out

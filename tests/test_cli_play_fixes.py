@@ -60,6 +60,14 @@ def test_save_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
 
 
+def test_the_refusal_to_overwrite_speaks_the_players_language(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    save.write_text("precious", "utf-8")
+    code, out = play(["--save", str(save), "--bots", "random", "--lang", "it"], ["quit"])
+    assert code == 2 and save.read_text("utf-8") == "precious"
+    assert flat(out).startswith(f"Errore: {save} esiste già") and "--force" in out
+
+
 def test_resume_of_a_position_file_says_use_from(tmp_path: Path) -> None:
     rec = tmp_path / "rec.json"
     two_hand_record(rec)

@@ -154,3 +154,13 @@ def test_every_alternative_reading_is_a_named_option(variant: str) -> None:
             values.add(repr(getattr(getattr(rules, section), attr)))
         assert len(values) == len(listed[name]["choices"]) >= 2, (name, values)
         assert field in field_names()
+
+
+def test_the_rule_sheet_does_not_point_at_files_a_clone_lacks() -> None:
+    """It printed "Seed: shared/seeds/004_….txt", a folder a clone does not have (issue 14
+    found the same in the README)."""
+    result = runner.invoke(app, ["rules", "romanian"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "shared/seeds" not in result.output
+    assert "004_de631c4ee768aa1b.txt (not part of this repository" in " ".join(
+        result.output.split())

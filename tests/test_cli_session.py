@@ -14,7 +14,7 @@ from canasta import Match, State, load_preset
 from canasta.cli import explain, moves, render
 from canasta.cli.session import Session
 from canasta.core.actions import Discard, Draw, LayOff, Meld, TakePile
-from canasta.core.cards import card_text, parse_card, rank_of
+from canasta.core.cards import POINTS, card_text, parse_card, rank_of
 from canasta.core.events import Retracted
 from canasta.core.state import Phase
 from canasta.i18n import describe_event
@@ -288,3 +288,79 @@ def test_the_log_s_verb_agrees_with_the_side_and_one_card_is_a_card() -> None:
     assert any(line.endswith("draws a card from the stock.") for line in lines)
     assert any(" have opened with " in line or "Your side has opened" in line
                for line in lines), text
+
+
+def test_a_player_with_one_card_holds_a_card_not_1_cards() -> None:
+    """The seats' panel said "East 1 cards"; one card takes the ``.one`` form."""
+    from canasta.cli.table_view import seats_text
+
+    state = random_states("international", range(300), lambda s: 1 in s.hand_size)
+    view = state.view(0)
+    names = render.seat_names(4)
+    teams = render.team_names(((0, 2), (1, 3)), names)
+    lines = seats_text(view, names, teams, "en").plain.splitlines()
+    one = names[list(state.hand_size).index(1)]
+    assert any(line.strip().endswith(f"{one} 1 card") for line in lines), lines
+    assert not any("1 cards" in line for line in lines)
+    assert "1 carta" in seats_text(view, names, teams, "it").plain
+
+
+def test_a_canasta_is_told_by_its_kind_in_the_players_language() -> None:
+    """The Italian table showed "[A×7 mixed canasta of aces]": English, and "×7" read as a
+    product. A canasta reads "A: canasta sporca (7)"; a side's header that wraps goes on
+    indented, not as if it were a meld."""
+    from rich.console import Console
+
+    from canasta.cli.render import CardStyle
+    from canasta.cli.table_view import melds_text
+
+    state = random_states("international", range(400), lambda s: any(
+        len(m) >= 7 for side in s.melds for m in side.values()))
+    view = state.view(0)
+    names = render.seat_names(4, lang="it")
+    teams = render.team_names(((0, 2), (1, 3)), names)
+
+    def shown(width: int, lang: str) -> list[str]:
+        console = Console(width=80, file=None, record=True, color_system=None)
+        with console.capture() as cap:
+            console.print(melds_text(view, names, teams, CardStyle(symbols=True), lang, width))
+        return cap.get().splitlines()
+
+    italian = "\n".join(shown(46, "it"))
+    assert "mixed" not in italian and "natural" not in italian and "×" not in italian
+    assert any(w in italian for w in ("canasta pulita (", "canasta sporca (", "canasta di matte ("))
+    narrow = shown(24, "en")
+    headers = [i for i, line in enumerate(narrow) if line.startswith(tuple(teams))]
+    assert headers
+    for i in headers:  # a header too long for 24 cells goes on indented deeper than melds
+        assert narrow[i + 1].startswith("    "), narrow
+
+
+def test_a_wild_card_on_top_is_told_as_untakeable_until_covered() -> None:
+    """With a deuce on top the pile read "Frozen for everyone: only 2 natural cards of rank 2
+    from your hand take it", which no hand can do: the engine refuses any take while a wild
+    card is on top."""
+    from canasta.core.cards import is_wild
+
+    state = random_states("international", range(400), lambda s: s.pile and is_wild(s.pile[-1])
+                          and s.phase is Phase.DRAW)
+    view = state.view(state.actor)
+    assert not any(isinstance(a, TakePile) for a in view.legal_actions)
+    lines = explain.pile_lines(view)
+    top = card_text(state.pile[-1])
+    assert lines[0] == f"{top} on top: nobody takes the pile until a discard covers it."
+    assert "of rank 2" not in " ".join(lines) and "of rank JK" not in " ".join(lines)
+    assert lines[1].startswith("Then it stays frozen for everyone")
+    assert lines[-1] == "You cannot take it now."
+
+
+def test_an_empty_pile_and_the_hands_points_read_as_sentences() -> None:
+    """"Pile The pile is empty." and "· your hand 150" (150 what?)."""
+    from canasta.cli.render import CardStyle
+    from canasta.cli.table_view import pile_text
+
+    state = random_states("international", range(300), lambda s: not s.pile)
+    view = state.view(0)
+    assert pile_text(view, CardStyle(symbols=True), "en").plain == "The pile is empty."
+    assert explain.points_line(view).endswith(
+        f"your hand counts {sum(POINTS[c] for c in view.hand)}")

@@ -42,6 +42,29 @@ def test_melds_lay_offs_and_the_end_of_the_hand() -> None:
                           "en", NAMES) == "You end the hand. The hand ends: the stock is gone."
 
 
+def test_cards_in_words_can_carry_their_suit_symbols() -> None:
+    from canasta.cli.render import symbol_text
+
+    taken = Melded(2, None, 10, tuple(parse_cards("10h 10d JK")), True)
+    assert describe_event(taken, 0, "en", NAMES, card_label=symbol_text) == \
+        "Bea melds 10♥ 10♦ JK."
+    assert describe_event(taken, 0, "en", NAMES) == "Bea melds 10h 10d JK."
+    assert [symbol_text(c) for c in ("As", "10c", "JK", "Tx", "")] == \
+        ["A♠", "10♣", "JK", "Tx", ""]
+
+
+def test_the_player_who_went_out_reads_it_as_their_own() -> None:
+    """"The hand ends: You goes out." was the line of the terminal player who went out (and
+    "Tu chiude" in Italian): the seat that went out reads the ``.self`` form."""
+    ended = HandEnded("went_out", 0, False, ())
+    expected = {"en": "The hand ends: you go out.", "it": "La mano finisce: chiudi tu.",
+                "ro": "Dona s-a încheiat: ai închis tu.", "pt": "A mão acabou: você bateu."}
+    for lang, text in expected.items():
+        assert describe_event(ended, 0, lang, NAMES) == text
+    assert describe_event(ended, 1, "en", NAMES) == "The hand ends: Ann goes out."
+    assert describe_event(ended, None, "en", NAMES) == "The hand ends: Ann goes out."
+
+
 @settings(max_examples=15, deadline=None)
 @given(variant=st.sampled_from(PRESETS), seed=st.integers(0, 10_000))
 def test_every_event_of_real_play_has_a_text_in_every_language(variant: str,

@@ -30,7 +30,7 @@ def test_names_save_and_reopen_with_the_running_total(tmp_path: Path) -> None:
     assert "meld 2 (was 9s 9d 9h)" in out
     assert "+830 = 830" in out and "+10 = 10" in out and "+790" not in out
     assert "Anna & Bo" in out and "Carla & Dan" in out
-    assert "to go" in out and "4170" in out and "4990" in out  # target 5000 for 4 players
+    assert "To go" in out and "4170" in out and "4990" in out  # target 5000 for 4 players
     doc = json.loads(sheet.read_text("utf-8"))
     assert doc["format"] == "canasta-match-sheet" and doc["names"] == ["Anna & Bo",
                                                                        "Carla & Dan"]
@@ -41,7 +41,7 @@ def test_names_save_and_reopen_with_the_running_total(tmp_path: Path) -> None:
     result = cli(["score", "-i", "--sheet", str(sheet)], "\n".join(hand_2) + "\n")
     assert result.exit_code == 0, result.stdout
     out = result.stdout
-    assert "Reopened" in out and "1 hands" in out
+    assert "Reopened" in out and "1 hand." in out
     assert "Anna & Bo (match score 830)" in out
     # Hand 2: team 1 -5 - 5 = -10; team 2 500 + 100 (out) + 70 = 670.
     assert "-10 = 820" in out and "+670 = 680" in out
@@ -71,3 +71,38 @@ def test_a_file_that_is_not_a_match_sheet_is_refused(tmp_path: Path) -> None:
     result = cli(["score", "-i", "--sheet", str(bad)], "")
     assert result.exit_code == 2
     assert "canasta-match-sheet" in result.stderr
+
+
+def test_a_card_counted_by_two_sides_asks_which_side_to_type_again(tmp_path: Path) -> None:
+    """A Kd typed three times (twice in team 1's canasta, once in team 2's hand) was
+    refused with JSON paths ("$.teams[1].hands[0]") and team 1 asked again, forever, with
+    team 2's wrong hand kept: the error names the places as typed, and the scorekeeper
+    picks the side to type again."""
+    wrong_team_2 = ["Qs Qh Qd", "", "0", "Kd", "4h 4d", ""]
+    lines = ["international", "4", *HAND_1_TEAM_1, *wrong_team_2, "2", *HAND_1_TEAM_2, "n"]
+    result = cli(["score", "-i", "--teams", "Anna & Bo,Carla & Dan"],
+                 "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = " ".join(result.stdout.split())
+    assert "Kd is on the table 3 times" in out
+    assert "Anna & Bo, meld 1" in out and "Carla & Dan, cards left of player 1" in out
+    assert "$.teams" not in out
+    assert "Which side to type again? 1 Anna & Bo, 2 Carla & Dan" in out
+    assert out.count("Anna & Bo (match score 0)") == 1  # team 1 was not asked again
+    assert "+830 = 830" in out and "+10 = 10" in out
+
+
+def test_the_interactive_scorepad_speaks_the_scorekeepers_language(tmp_path: Path) -> None:
+    sheet = tmp_path / "it.json"
+    lines = ["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "n"]
+    result = cli(["score", "-i", "--lang", "it", "--sheet", str(sheet)],
+                 "\n".join(lines).replace("\ny\n", "\ns\n") + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = " ".join(result.stdout.split())
+    assert "`fix N` riscrive la combinazione N" in out
+    assert "combinazione 2 (era 9s 9d 9h)" in out
+    assert "Mancano" in out and "4170" in out
+    for english in ("meld 2 (was", "again / away", "To go", "rename team"):
+        assert english not in out
+    result = cli(["score", "-i", "--lang", "it", "--sheet", str(sheet)], "quit\n")
+    assert "Riaperto" in result.stdout and "1 mano." in result.stdout

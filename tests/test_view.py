@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canasta import Discard, MisdealError, Retract, State, TakePile, load_preset
-from canasta.core.cards import NUM_CODES, make_deck, parse_card
+from canasta.core.cards import NUM_CODES, cards_of, display_cards, make_deck, parse_card, sort_key
 from canasta.core.data import FIELDS, HandData
 from canasta.core.events import TookPile as PileTaken
 from canasta.core.melds import RED3
-from canasta.core.view import HIDDEN, View, blank, make_view
+from canasta.core.view import HIDDEN, VIEW_FIELDS, View, blank, make_view
 from helpers import check_conservation, deal, play
 
 SEED_000 = "000_1cc8abd4e271b725.txt"
@@ -89,8 +89,8 @@ def check_view(state: State, seat: int, rng: random.Random) -> None:
     # The sample gives this seat the same view.
     assert not differences(blank(sample, seat), view.table)
     again = sample.view(seat)
-    for name in View.__dataclass_fields__:
-        if name not in ("table", "_log"):
+    for name in VIEW_FIELDS:
+        if name != "table":
             assert getattr(again, name) == getattr(view, name), name
     assert again.events == view.events
     if not state.rules.red_threes.may_keep_as_stop:
@@ -166,6 +166,58 @@ def test_views_and_samples_over_random_play(name: str, opts: dict[str, str],
 def test_views_and_samples_property(case: tuple[str, dict[str, str], int], seed: int) -> None:
     name, opts, players = case
     play_out(name, opts, players, seed, every=3)
+
+
+@pytest.mark.parametrize(("name", "opts", "players"), CASES[::2])
+def test_a_view_is_a_snapshot_its_parts_built_late_included(name: str, opts: dict[str, str],
+                                                            players: int) -> None:
+    """``hand``, ``known`` and ``table`` are built when first read, from what the view took
+    from the state when it was made: read after the state has moved on, they are what they
+    were then (the state's own lists are changed in place by its moves)."""
+    rules = load_preset(name, opts)
+    rng = random.Random(players)
+    try:
+        state = State.deal(rules, players, seed=players)
+    except MisdealError:
+        return
+    while not state.is_over:
+        then = state.clone()
+        views = [state.view(seat) for seat in range(players)]
+        for _ in range(3):
+            if not state.is_over:
+                state.apply(rng.choice(state.legal_actions()))
+        for seat, view in enumerate(views):
+            assert view.hand == tuple(then.hand_cards(seat))
+            assert view.known == then.view(seat).known
+            assert not differences(blank(then, seat), view.table)
+            assert view.table is view.table
+
+
+@settings(max_examples=50, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=NUM_CODES, max_size=NUM_CODES))
+def test_hands_are_listed_in_display_order(counts: list[int]) -> None:
+    """``cards_of`` and ``display_cards`` (a view's ``hand``) walk the codes in display order
+    instead of sorting: the same list as sorting by ``sort_key``."""
+    cards = sorted((c for c in range(NUM_CODES) for _ in range(counts[c])), key=sort_key)
+    assert cards_of(counts) == cards
+    assert display_cards(tuple(counts)) == tuple(cards)
+
+
+def test_a_view_pickles_and_copies() -> None:
+    """Views cross process boundaries (tournament workers): a pickled or deep-copied view
+    has the same fields, table and events."""
+    import copy
+    import pickle
+
+    state = _mid_hand("international", {}, 4, seed=3, steps=30)
+    for seat in (state.actor, (state.actor + 1) % 4):
+        view = state.view(seat)
+        for again in (pickle.loads(pickle.dumps(view)), copy.deepcopy(view)):
+            for name in VIEW_FIELDS:
+                if name != "table":
+                    assert getattr(again, name) == getattr(view, name), name
+            assert not differences(view.table, again.table)
+            assert again.events == view.events
 
 
 # -- known cards ------------------------------------------------------------------------------
@@ -428,7 +480,7 @@ def test_no_public_field_of_a_view_holds_another_seats_hidden_draw() -> None:
             return any(reaches_events(v, depth + 1) for v in value.values())
         return False
 
-    public = [n for n in View.__dataclass_fields__ if not n.startswith("_") and n != "table"]
+    public = [n for n in VIEW_FIELDS if n != "table"]
     assert not [n for n in public if reaches_events(getattr(view, n))]
     assert view.table.event_log is None
     seen = [e for e in view.events if isinstance(e, Drew) and e.seat != 0]

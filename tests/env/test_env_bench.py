@@ -6,18 +6,20 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from canasta.env.bench import env_run, main, view_run  # noqa: E402
+from canasta.env.bench import env_run, main, observe_run, view_run  # noqa: E402
 
 
 def test_bench_prints_the_three_rates_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--rounds", "1", "--hands", "1", "--players", "2"])
     out = capsys.readouterr().out
     for label in ("raw engine decisions/s", "engine + one view/decision",
-                  "PettingZoo env steps/s", "env / engine"):
+                  "raw_env observe + step/s", "PettingZoo env steps/s", "env / engine"):
         assert label in out
 
 
 def test_env_and_view_loops_play_whole_hands() -> None:
     steps, secs = env_run("international", 1, 2, seed=0)
     decisions, _ = view_run("international", 1, 2, seed=0)
+    direct, _ = observe_run("international", 1, 2, seed=0)
     assert steps > 20 and decisions > 20 and secs > 0
+    assert direct == steps  # the same hand and choices, without PettingZoo's agent loop

@@ -177,6 +177,15 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
     assert page.evaluate("document.documentElement.lang") == "pt"   # the choice is kept
     assert fits_the_width(page)
     shot(page, "lobby-phone-pt")
+    # a person left unnamed is named in the page's language, not the server's "Player 1"
+    page.select_option("#variant", "international")
+    page.select_option("#players", "4")
+    page.click("#create-btn")
+    page.wait_for_selector("#sit:visible")
+    assert pt["ui.player_n"].replace("{n}", "1") in page.inner_text("#links")
+    assert "Player 1" not in page.inner_text("#created")
+    # the link's Open button too (it read "open", the catalogue key missing its "ui.")
+    assert page.locator("#links a.btn").first.inner_text() == pt["ui.open"]
     assert page.errors == []
 
 
@@ -248,5 +257,9 @@ def test_on_a_phone_in_italian_the_action_bar_never_covers_the_hand(
         last = page.evaluate("document.querySelector('.side').getBoundingClientRect().bottom")
         bar = page.evaluate("document.getElementById('actions').getBoundingClientRect().top")
         assert last <= bar + 1, (extra, last, bar)
+    # the log scrolled under the bar does not show through it (it did, at 96 % opacity)
+    colour = page.evaluate("getComputedStyle(document.getElementById('actions'))"
+                           ".backgroundColor")
+    assert colour.startswith("rgb(") or colour.endswith(", 1)"), colour
     shot(page, "table-phone-it")
     assert page.errors == []

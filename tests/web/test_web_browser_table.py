@@ -123,6 +123,10 @@ def test_mid_hand_a_hint_the_drawn_card_the_last_moves_and_the_points(
     assert page.evaluate(probe) == "none"
     # a side of two opens in the plural ("Bruno & Davi have opened"), never "has"
     assert not re.search(r"&[^\n]* has opened", page.inner_text("#log"))
+    # the log writes cards as the hand shows them ("discards 7♥"), never as typed ("7h")
+    log = page.inner_text("#log")
+    assert re.search(r"(?:10|[2-9AKQJ])[♠♥♦♣]", log), log
+    assert not re.search(r"\b(?:10|[2-9AKQJ])[shdc]\b", log), log
     assert page.errors == []
 
 
@@ -185,6 +189,12 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
         assert "player" not in page.inner_text("#sheet-body").lower()
     shot(ana, "desktop-hand-end")
     shot(carla, "phone-hand-end", full=True)
+    # on the phone the sheet scrolls, but its buttons stay whole at its foot, on top
+    box = carla.locator("#sheet-next").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert carla.evaluate("([x, y]) => document.elementFromPoint(x, y).id", centre) == \
+        "sheet-next"
     v = version(ana)
     ana.click("#sheet-next")
     carla.wait_for_function(f"document.body.dataset.version !== '{v}'")
@@ -197,6 +207,26 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
     assert ana.errors == [] and carla.errors == []
 
 
+def test_a_slow_table_script_raises_no_error_in_the_page(server: ServerProcess,
+                                                         browser: Any) -> None:
+    """The clock's ticker (assist.js) ran before table.js, which declares the state ``S``,
+    had arrived from a busy server: "S is not defined" twice in the whole suite. The script
+    is held back here for a second, so the ticker surely runs first."""
+    import time
+
+    created = table(server, ["human", "bot"], clock=30)
+    page = new_page(browser, DESKTOP)
+
+    def slow(route: Any) -> None:
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/static/table.js", slow)
+    page.goto(server.base + created["seats"][0]["path"])
+    page.wait_for_selector(".hand .card")
+    assert page.errors == []
+
+
 def test_a_free_seat_is_taken_from_the_open_tables_of_the_lobby(server: ServerProcess,
                                                                 browser: Any) -> None:
     created = table(server, ["human", "bot", "open", "bot"], public=True)
@@ -207,6 +237,11 @@ def test_a_free_seat_is_taken_from_the_open_tables_of_the_lobby(server: ServerPr
     assert "1 free" in entry.inner_text()
     page.fill("#join-name", "Rui")
     shot(page, "phone-open-tables", full=True)
+    pt = new_page(browser, PHONE, locale="pt-BR")  # one free seat is "1 livre", not "1 livres"
+    pt.goto(server.base + "/")
+    pt.locator(f".open-table[data-table='{created['table']}']").wait_for()
+    assert "1 livre" in pt.locator(f".open-table[data-table='{created['table']}']").inner_text()
+    assert "livres" not in pt.locator(f".open-table[data-table='{created['table']}']").inner_text()
     entry.locator("[data-action=join]").click()
     page.wait_for_selector(".hand .card")
     assert page.inner_text(".seat.me .seat-name") == "Rui"

@@ -45,3 +45,24 @@ def test_the_log_is_sent_as_catalogue_entries(client: Any) -> None:
     entries = v["view"]["log_entries"]
     assert entries and all(e["key"] in catalogue("it") for e in entries)
     assert all(e["key"] != "event.unknown" for e in entries)
+
+
+def test_every_text_the_pages_look_up_is_in_the_catalogue() -> None:
+    """A key the page's scripts name literally (``t("ui.copy")``, ``data-i18n="..."``) exists
+    in the English catalogue: ``t("open")`` showed the bare key "open" on every invitation
+    link. Keys built from a prefix (``"score." + code``) are checked where they are built."""
+    import re
+    from pathlib import Path
+
+    from canasta.i18n import catalogue
+
+    static = Path(__file__).resolve().parents[2] / "src" / "canasta" / "web" / "static"
+    english = catalogue("en")
+    missing = []
+    for page in sorted([*static.glob("*.js"), *static.glob("*.html")]):
+        text = page.read_text("utf-8")
+        keys = re.findall(r'\b(?:t|tCount|hasText)\(\s*"([^"]+)"', text) + re.findall(
+            r'data-i18n(?:-label)?="([^"]+)"', text)
+        missing += [f"{page.name}: {k}" for k in keys
+                    if not k.endswith((".", "_")) and k not in english]
+    assert missing == []

@@ -11,16 +11,16 @@ the catalogues (:mod:`canasta.i18n`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canasta.core.actions import Discard, Draw, EndHand, TakePile
-from canasta.core.cards import POINTS, card_text, rank_of, rank_text
-from canasta.core.events import action_of
+from canasta.core.cards import POINTS, card_text, is_red_three, is_wild, rank_of, rank_text
+from canasta.core.events import Drew, TookPile, action_of
 from canasta.core.state import Phase, View
 from canasta.i18n import describe_event, t
 
-__all__ = ["can_go_out", "last_moves", "pile_cards_lines", "pile_lines", "points_line",
-           "turn_line"]
+__all__ = ["can_go_out", "last_moves", "last_turns", "pile_cards_lines", "pile_lines",
+           "points_line", "turn_line"]
 
 
 def pile_lines(view: View, lang: str = "en") -> list[str]:
@@ -37,7 +37,13 @@ def pile_lines(view: View, lang: str = "en") -> list[str]:
     if view.stopped:  # this turn nobody takes it, whether or not its player has drawn yet
         return [*out, t("play.pile.stopped", lang)]
     frozen_all = table.pile_frozen or pile.always_frozen
-    if frozen_all:
+    if is_wild(view.pile_top) or is_red_three(view.pile_top):
+        # no rank to match: nobody takes it until a discard covers it (the engine's
+        # "wild_on_top" refusal), and a wild card in it freezes it for everyone after
+        out.append(t("play.pile.wild_top", lang, card=card_text(view.pile_top)))
+        if frozen_all:
+            out.append(t("play.pile.then_frozen", lang, n=pile.frozen_naturals))
+    elif frozen_all:
         key = "play.pile.frozen_always" if pile.always_frozen else "play.pile.frozen_all"
         out.append(t(key, lang, n=pile.frozen_naturals, rank=rank))
         if pile.frozen_requires_canasta:
@@ -91,16 +97,46 @@ def turn_line(view: View, names: Sequence[str], lang: str = "en") -> str:
     return t("play.turn.play", lang)
 
 
+def last_turns(view: View, names: Sequence[str], teams: Sequence[str],
+               lang: str = "en", card_label: Callable[[str], str] | None = None
+               ) -> list[list[str]]:
+    """Each seat's moves of its last turn this hand (from its draw or pile take on; a turn
+    not begun yet is ``[]``), in words as the seat of ``view`` saw them; in seat order.
+    A draw from the stock is left out when the turn did more (it is every turn's first
+    move); a pile taken is kept. ``card_label`` writes the cards
+    (:func:`canasta.i18n.events.render`)."""
+    turns: dict[int, list[tuple[bool, str]]] = {}
+    for event in view.events:
+        played = action_of(event)
+        if played is None:
+            continue
+        text = describe_event(event, view.seat, lang, names, teams, view.teams, card_label)
+        if not text:
+            continue
+        seat = played[0]
+        if isinstance(event, (Drew, TookPile)):
+            turns[seat] = []
+        turns.setdefault(seat, []).append((isinstance(event, Drew), text))
+    out = []
+    for seat in range(view.players):
+        turn = turns.get(seat, [])
+        if len(turn) > 1:
+            turn = [m for m in turn if not m[0]] or turn[-1:]
+        out.append([text for _, text in turn])
+    return out
+
+
 def last_moves(view: View, names: Sequence[str], teams: Sequence[str],
-               lang: str = "en") -> list[str]:
+               lang: str = "en", card_label: Callable[[str], str] | None = None) -> list[str]:
     """Each seat's last move this hand, in words as the seat of ``view`` saw it ("-" for a
-    seat that has not moved yet); in seat order."""
+    seat that has not moved yet); in seat order. ``card_label`` writes the cards
+    (:func:`canasta.i18n.events.render`)."""
     last: dict[int, str] = {}
     for event in view.events:
         played = action_of(event)
         if played is None:
             continue
-        text = describe_event(event, view.seat, lang, names, teams, view.teams)
+        text = describe_event(event, view.seat, lang, names, teams, view.teams, card_label)
         if text:
             last[played[0]] = text
     return [last.get(seat, "-") for seat in range(view.players)]

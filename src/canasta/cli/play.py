@@ -263,9 +263,8 @@ class Game:
                 self.console.print(left)
         tables = []
         for sheet in rec.sheets:
-            seats = [p for p in self.match.teams[sheet.team] if p != state.went_out]
             tables.append(render.score_sheet_table(
-                sheet, s.team_names[sheet.team], [s.names[p] for p in seats], s.lang))
+                sheet, s.team_names[sheet.team], s.sheet_players(sheet.team), s.lang))
         self.console.print(Columns(tables, padding=(0, 2)))
         self.console.print(render.totals_table(self.match.scores, s.team_names,
                                                self.match.rules.target(self.match.players),
@@ -344,8 +343,8 @@ def setup(opts: Options, console: Console) -> Session:
         elif opts.resume is not None:
             data, source = read_document(opts.resume)
             if isinstance(data, dict) and data.get("format") == "canasta-position":
-                raise SetupError(f"{opts.resume} is a position, not a match record: play on "
-                                 f"from it with --from {opts.resume}")
+                raise SetupError(t("play.error.resume_position", resolve_lang(opts.lang),
+                                   path=opts.resume))
             match, data = load_record(opts.resume)
             stored = data.get("names") or []
             names, kinds = [], []
@@ -373,8 +372,7 @@ def setup(opts: Options, console: Console) -> Session:
     except (RulesError, RecordError, FormatError, ValueError) as exc:
         raise SetupError(str(exc)) from None
     if save is not None and save != opts.resume and save.exists() and not opts.force:
-        raise SetupError(f"{save} exists: resume it with --resume {save}, or overwrite it "
-                         "with --force")
+        raise SetupError(t("play.error.save_exists", resolve_lang(opts.lang), path=save))
     return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
                    allow_undo=opts.allow_undo, hand_offset=offset)
 
@@ -403,11 +401,12 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
         session = setup(opts, console)
         session.autosave()
     except SetupError as exc:
-        console.print(Text(f"Error: {exc}", style="bold red"))
+        console.print(Text(t("play.error", resolve_lang(lang), message=exc), style="bold red"),
+                      soft_wrap=True)
         return 2
     except OSError as exc:
         console.print(Text(f"Error: cannot save to {session.save}: {exc.strerror}",
-                           style="bold red"))
+                           style="bold red"), soft_wrap=True)
         return 2
     game = Game(session, console, read)
     if resume is not None or start_from is not None:
@@ -473,7 +472,8 @@ def register(app: typer.Typer) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
         if sort not in ("rank", "suit"):
-            console.print(Text("Error: --sort: expected rank or suit", style="bold red"))
+            console.print(Text("Error: --sort: expected rank or suit", style="bold red"),
+                          soft_wrap=True)
             raise typer.Exit(2)
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             try:
@@ -490,7 +490,8 @@ def register(app: typer.Typer) -> None:
                 session = setup(opts, console)
                 session.autosave()
             except SetupError as exc:
-                console.print(Text(f"Error: {exc}", style="bold red"))
+                console.print(Text(t("play.error", resolve_lang(lang), message=exc),
+                                   style="bold red"), soft_wrap=True)
                 raise typer.Exit(2) from None
             run_table(session, speed=speed, step=step,
                       style=render.CardStyle(symbols=True, four_colour=four_colour, sort=sort))

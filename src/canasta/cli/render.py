@@ -95,6 +95,13 @@ class CardStyle:
 PLAIN = CardStyle()
 
 
+def symbol_text(text: str) -> str:
+    """A card text with its suit's symbol, for lines of words: ``7h`` -> ``7♥`` (``JK``
+    and anything that is not a card stay as they are)."""
+    suit = "shdc".find(text[-1:]) if len(text) >= 2 else -1
+    return text[:-1] + SUIT_SYMBOLS[suit] if suit >= 0 and text[:-1] else text
+
+
 def card_label(card: int, style: CardStyle = PLAIN) -> Text:
     """A card in colour: hearts and diamonds red (or four colours), jokers magenta; wild
     cards bold."""

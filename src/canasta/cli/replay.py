@@ -204,7 +204,8 @@ def check(data: Any, source: str, console: Console) -> int:
         console.print(Text(f"  {p}", style="red"))
     if problems:
         console.print(Text(f"{source}: {len(problems)} mismatch"
-                           f"{'es' if len(problems) != 1 else ''}", style="bold red"))
+                           f"{'es' if len(problems) != 1 else ''}", style="bold red"),
+                      soft_wrap=True)
         return 1
     console.print(Text(f"{source}: all {len(hands)} hand{'s' if len(hands) != 1 else ''} "
                        "replay to the recorded scores", style="bold green"))

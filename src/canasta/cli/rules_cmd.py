@@ -164,7 +164,7 @@ def load_rules_or_exit(variant: str, rule_args: list[str] | None,
     try:
         return load_preset(variant, parse_rule_args(rule_args))
     except RulesError as exc:
-        console.print(Text(f"Error: {exc}", style="bold red"))
+        console.print(Text(f"Error: {exc}", style="bold red"), soft_wrap=True)
         key = variant.strip().lower().replace("-", "_")
         key = {"classic": "classic_italian", "italian": "classic_italian",
                "canastra": "brazilian"}.get(key, key)

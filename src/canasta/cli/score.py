@@ -278,9 +278,10 @@ class Scorepad:
         if self.sheet is not None and self.sheet.exists():
             self.open_sheet(self.sheet)
             assert self.rules is not None
-            self.console.print(Text(
-                f"Reopened {self.sheet}: {self.rules.name}, {self.players} players, "
-                f"{len(self.hands)} hands.", style="bold"))
+            key = "cli.pad.reopened.one" if len(self.hands) == 1 else "cli.pad.reopened"
+            self.console.print(Text(self.t(key, path=self.sheet, variant=self.rules.name,
+                                           players=self.players, hands=len(self.hands)),
+                                    style="bold"))
             if self.hands:
                 self.console.print(self.match_table())
             return
@@ -320,21 +321,22 @@ class Scorepad:
         self.console.print(Text(self.t("cli.pad.team", name=name, score=self.totals[t]),
                                 style="bold cyan"))
         melds: list[list[str]] = []
-        self.console.print(self.t("cli.pad.melds") + " `fix N` / `del N`: meld N again / away.")
+        self.console.print(self.t("cli.pad.melds") + " " + self.t("cli.pad.meld_commands"))
         while True:
             answer = self.ask(self.t("cli.pad.meld_n", n=len(melds) + 1))
             words = answer.split()
             if len(words) == 2 and words[0].lower() in ("fix", "del") and words[1].isdigit():
                 k = int(words[1])
                 if not 1 <= k <= len(melds):
-                    self.say_error(f"there is no meld {k}")
+                    self.say_error(self.t("cli.pad.no_meld", n=k))
                     continue
                 if words[0].lower() == "del":
                     removed = melds.pop(k - 1)
-                    self.console.print(f"  removed meld {k}: {' '.join(removed)}")
+                    self.console.print(self.t("cli.pad.removed", n=k, cards=" ".join(removed)))
                     continue
                 while True:
-                    again = self.ask_cards(f"  meld {k} (was {' '.join(melds[k - 1])})")
+                    again = self.ask_cards(self.t("cli.pad.meld_again", n=k,
+                                                  cards=" ".join(melds[k - 1])))
                     error = self._check_team_part({"melds": [again]}) if again else "empty"
                     if error is None:
                         melds[k - 1] = again
@@ -407,7 +409,8 @@ class Scorepad:
         """Ask one hand's table and score it; ``redo``: the index of a hand typed already,
         entered again (the hands after it are scored again from the new totals)."""
         number = len(self.hands) + 1 if redo is None else redo + 1
-        self.console.rule(self.t("ui.hand_n", n=number) + (" (again)" if redo is not None else ""))
+        self.console.rule(self.t("ui.hand_n", n=number)
+                          + (" " + self.t("cli.pad.typed_again") if redo is not None else ""))
         if redo is not None:  # the prompts show the match score before that hand
             self.totals = self._totals_before(redo)
         teams: list[dict[str, Any] | None] = [None] * len(self.names)
@@ -421,10 +424,8 @@ class Scorepad:
                 result = self._read({"teams": teams})
                 break
             except HandResultError as exc:
-                self.console.print(Text(f"  {exc}", style="red"))
-                m = re.search(r"\$\.teams\[(\d+)\]", exc.path + " " + exc.expected)
-                again = [int(m.group(1))] if m else list(range(len(teams)))
-                for t in again:
+                self.console.print(Text("  " + self.in_words(exc), style="red"))
+                for t in self.which_again(exc):
                     self.console.print(Text(self.t("cli.pad.enter_again", name=self.names[t]),
                                             style="red"))
                     teams[t] = None
@@ -440,6 +441,47 @@ class Scorepad:
         self.save_sheet()
         self.console.print(self.match_table())
 
+    def in_words(self, exc: HandResultError) -> str:
+        """A refused table in the scorekeeper's words: the JSON paths of the document the
+        answers became ("$.teams[1].hands[0]") as the places typed ("Carla & Dan, cards left
+        of player 1"), without the document's name."""
+        def place(m: re.Match[str]) -> str:
+            team = self.names[int(m.group(1))] if int(m.group(1)) < len(self.names) \
+                else m.group(0)
+            part, index = m.group(2), m.group(3)
+            if part is None:
+                return team
+            key = {"melds": "cli.pad.where_meld", "hands": "cli.pad.where_hand",
+                   "penalties": "cli.pad.where_penalty"}.get(part)
+            if key is None or index is None:
+                return f"{team}, {part.replace('_', ' ')}"
+            return self.t(key, team=team, n=int(index) + 1)
+
+        text = _TEAM_PATH.sub(place, exc.expected)
+        where = _TEAM_PATH.sub(place, exc.path)
+        return text if where in ("$", "$.teams") else f"{where}: {text}"
+
+    def which_again(self, exc: HandResultError) -> list[int]:
+        """The sides to type again after ``exc``: the one it names, or, when it names
+        several (a card counted twice), those the scorekeeper picks (all by default)."""
+        named = sorted({int(m.group(1)) for m in _TEAM_PATH.finditer(exc.path + " "
+                                                                     + exc.expected)
+                        if int(m.group(1)) < len(self.names)})
+        if not named:
+            return list(range(len(self.names)))
+        if len(named) == 1:
+            return named
+        choices = ", ".join(f"{t + 1} {self.names[t]}" for t in named)
+        while True:
+            answer = self.ask(self.t("cli.pad.which_again", choices=choices),
+                              self.t("cli.pad.all"))
+            if answer.lower() == self.t("cli.pad.all").lower():
+                return named
+            picked = [int(w) - 1 for w in answer.replace(",", " ").split() if w.isdigit()]
+            if picked and all(t in named for t in picked):
+                return sorted(set(picked))
+            self.say_error(self.t("cli.pad.not_a_side", answer=answer))
+
     def _totals_before(self, index: int) -> list[int]:
         running = [0] * len(self.names)
         for totals in self.hands[:index]:
@@ -450,20 +492,20 @@ class Scorepad:
         """After a hand: another (True), stop (False), or a correction: ``fix N`` enters
         hand N again, ``name N TEXT`` renames team N."""
         while True:
-            answer = self.ask(self.t("cli.pad.another") + " (y/n; fix N: hand N again; "
-                              "name N TEXT: rename team N)", "y")
+            answer = self.ask(self.t("cli.pad.another") + " " + self.t("cli.pad.next_commands"),
+                              self.t("cli.pad.y"))
             words = answer.split()
             low = answer.lower()
-            if low in YES:
+            if low in YES or low == self.t("cli.pad.y").lower():
                 return True
-            if low in NO:
+            if low in NO or low == self.t("cli.pad.n").lower():
                 return False
             if len(words) == 2 and words[0].lower() == "fix" and words[1].isdigit():
                 k = int(words[1])
                 if 1 <= k <= len(self.hands):
                     self.hand(redo=k - 1)
                 else:
-                    self.say_error(f"there is no hand {k}")
+                    self.say_error(self.t("cli.pad.no_hand", n=k))
                 continue
             if len(words) >= 3 and words[0].lower() == "name" and words[1].isdigit():
                 k = int(words[1])
@@ -474,9 +516,9 @@ class Scorepad:
                     self.save_sheet()
                     self.console.print(self.match_table())
                 else:
-                    self.say_error(f"there is no team {k}")
+                    self.say_error(self.t("cli.pad.no_team", n=k))
                 continue
-            self.say_error(f"'{answer}' is not y, n, fix N or name N TEXT")
+            self.say_error(self.t("cli.pad.not_next", answer=answer))
 
     def match_table(self) -> Table:
         assert self.rules is not None and self.players is not None
@@ -491,7 +533,8 @@ class Scorepad:
             running = [a + b for a, b in zip(running, totals, strict=True)]
             tab.add_row(str(i), *(f"{h:+d} = {r}" for h, r in zip(totals, running, strict=True)))
         tab.add_section()
-        tab.add_row("to go", *(Text("reached", style="bold green") if r >= target
+        tab.add_row(self.t("play.result.to_go"),
+                    *(Text(self.t("scorepad.reached"), style="bold green") if r >= target
                                else Text(str(target - r)) for r in running))
         return tab
 
@@ -507,6 +550,10 @@ class Scorepad:
             if self.hands:
                 self.console.print(self.match_table())
         return 0
+
+
+#: A place in a hand result document: a side, and a part of it with its index.
+_TEAM_PATH = re.compile(r"\$\.teams\[(\d+)\](?:\.([a-z_]+)(?:\[(\d+)\])?)?")
 
 
 def _parse_penalties(answer: str) -> list[Any]:

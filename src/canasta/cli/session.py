@@ -20,7 +20,7 @@ from typing import Any
 
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
-from canasta.cli.render import team_names
+from canasta.cli.render import symbol_text, team_names
 from canasta.core.actions import Action, parse_action
 from canasta.core.cards import card_text, sort_key
 from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
@@ -102,6 +102,9 @@ class Session:
         #: Seconds of search per hint (canasta.bots.suggest).
         self.hint_budget = 0.4
         self._mark: TurnMark | None = None
+        #: Cards in lines of words with their suits' symbols ("7♥", the full-screen table),
+        #: or as typed ("7h", the line-by-line play that scripts read).
+        self.symbols = False
 
     # -- what the front ends show --------------------------------------------------------------
     @property
@@ -117,9 +120,20 @@ class Session:
         return team_names(self.match.teams, self.names)
 
     def describe(self, event: Event) -> str:
-        """``event`` in words as the player reads it, the verb agreeing with each side."""
+        """``event`` in words as the player reads it, the verb agreeing with each side, the
+        cards as :attr:`symbols` says."""
         return describe_event(event, self.human, self.lang, self.names, self.team_names,
-                              self.match.teams)
+                              self.match.teams, symbol_text if self.symbols else None)
+
+    def cards_text(self, cards: list[int] | tuple[int, ...]) -> str:
+        """Cards in a line of words, as :attr:`symbols` says ("7♥ 7♦" or "7h 7d")."""
+        texts = [card_text(c) for c in cards]
+        return " ".join(symbol_text(c) if self.symbols else c for c in texts)
+
+    def sheet_players(self, team: int) -> list[str]:
+        """The names of ``team``'s players in seat order: the score sheet's "player N" is
+        the N-th of them (the player who went out keeps a number but has no row)."""
+        return [self.names[p] for p in self.match.teams[team]]
 
     def hand_end_text(self) -> str:
         """How the hand ended, in the player's words: "Hand 2 ends: went out (East)."."""
@@ -250,8 +264,7 @@ class Session:
         if isinstance(event, (Drew, TookPile)):
             self.gained = tuple(self._gains(event))
             if isinstance(event, TookPile) and self.gained:
-                lines.append(t("play.you_took", self.lang,
-                               cards=" ".join(card_text(c) for c in self.gained)))
+                lines.append(t("play.you_took", self.lang, cards=self.cards_text(self.gained)))
             self._mark = TurnMark.after_draw(self.match, self.human)
         if self.state.actor != self.human or self.state.is_over:
             self.gained = ()

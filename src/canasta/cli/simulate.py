@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
                 stats = simulate(rules, n, bots or default_bot(), players=players, seed=seed,
                                  progress=advance)
         except (RulesError, ValueError) as exc:
-            err.print(Text(f"Error: {exc}", style="bold red"))
+            err.print(Text(f"Error: {exc}", style="bold red"), soft_wrap=True)
             raise typer.Exit(2) from None
         if as_json:
             print(json.dumps(stats.to_dict(), indent=1))

@@ -51,10 +51,10 @@ def title_text(session: Session, width: int = 80) -> Text:
 
 def pile_text(view: View, style: CardStyle, lang: str) -> Text:
     out = Text()
-    out.append(t("play.tui.pile", lang) + " ", style="bold")
-    if view.pile_top is None or not view.pile_size:
+    if view.pile_top is None or not view.pile_size:  # "The pile is empty.", not "Pile The…"
         out.append(explain.pile_lines(view, lang)[0], style="dim")
         return out
+    out.append(t("play.tui.pile", lang) + " ", style="bold")
     out.append_text(card_label(view.pile_top, style))
     out.append(f" ({view.pile_size})  ")
     lines = explain.pile_lines(view, lang)
@@ -65,12 +65,18 @@ def pile_text(view: View, style: CardStyle, lang: str) -> Text:
     return out
 
 
-def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -> Text:
+def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle,
+               lang: str = "en") -> Text:
+    """A meld as its rank and cards ("K: K♠ K♣ JK"); a canasta, squared up as at a real
+    table, as its rank, kind and size ("K: natural canasta (7)", in ``lang``)."""
     kind = classify_meld(cards, view.rules)
     label = rank_text(key)
     if kind is not None:
-        return Text(f"[{label}×{len(cards)} {kind.label}]",
+        which = "wild" if kind.wild else "natural" if kind.natural else "mixed"
+        chip = Text(f"{label}: ", style="bold")
+        chip.append(f"{t(f'ui.canasta_{which}', lang)} ({len(cards)})",
                     style="bold green" if kind.natural else "green")
+        return chip
     chip = Text(f"{label}: ", style="bold")
     chip.append_text(cards_label(sorted(cards, key=sort_key), style=style))
     return chip
@@ -79,8 +85,8 @@ def _meld_chip(key: int, cards: tuple[int, ...], view: View, style: CardStyle) -
 def melds_text(view: View, names: list[str], team_names: list[str], style: CardStyle,
                lang: str, width: int = 46) -> RenderableType:
     """Both sides' melds, the seat's side first: a header line (opening, canastas, red
-    threes, points melded) and the melds as chips (a canasta as ``[K×7 natural]``), packed
-    into lines of ``width`` cells."""
+    threes, points melded) and the melds as chips (a canasta as ``K: natural canasta
+    (7)``), packed into lines of ``width`` cells."""
     size = view.rules.melds.canasta_size
     parts: list[RenderableType] = []
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
@@ -103,25 +109,30 @@ def melds_text(view: View, names: list[str], team_names: list[str], style: CardS
             pieces.append(cards_label(view.red_threes[team], style=style))
         pts = sum(POINTS[c] for m in melds.values() for c in m)
         pieces.append(Text(t("play.tui.melded", lang, n=pts), style="dim"))
-        parts.extend(_packed(pieces, width, sep="  ", indent=""))
+        parts.extend(_packed(pieces, width, sep="  ", indent="", hang="    "))
         if not melds:
             parts.append(Text("  " + t("ui.no_melds", lang), style="dim"))
             continue
-        parts.extend(_packed([_meld_chip(key, melds[key], view, style)
+        parts.extend(_packed([_meld_chip(key, melds[key], view, style, lang)
                               for key in sorted(melds, key=_meld_order)], width))
     return Group(*parts)
 
 
-def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  ") -> list[Text]:
+def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  ",
+            hang: str | None = None) -> list[Text]:
     """``pieces`` packed into lines of at most ``width`` cells (where each fits), so that
-    a meld or a header item ("melded 80") is never cut across two lines."""
+    a meld or a header item ("melded 80") is never cut across two lines; lines after the
+    first start with ``hang`` (default ``indent``), so that a header's second line reads as
+    its continuation, not as a meld."""
     lines: list[Text] = []
-    line = Text(indent)
+    start = indent
+    line = Text(start)
     for piece in pieces:
-        if len(line.plain) > len(indent) and len(line.plain) + len(sep) + len(piece.plain) > width:
+        if len(line.plain) > len(start) and len(line.plain) + len(sep) + len(piece.plain) > width:
             lines.append(line)
-            line = Text(indent)
-        if len(line.plain) > len(indent):
+            start = indent if hang is None else hang
+            line = Text(start)
+        if len(line.plain) > len(start):
             line.append(sep)
         line.append_text(piece)
     lines.append(line)
@@ -132,10 +143,13 @@ def _meld_order(key: int) -> tuple[int, int]:
     return (99, 0) if key == 0 else (60, key) if key >= 100 else sort_key((key - 1) * 4)
 
 
-def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -> Text:
+def seats_text(view: View, names: list[str], team_names: list[str], lang: str,
+               height: int = 0) -> Text:
     """Each player: cards held, and the last move in words (on its own line up to four
-    players; beside the name, cut short, with more)."""
-    last = explain.last_moves(view, names, team_names, lang)
+    players; beside the name, cut short, with more). Where ``height`` lines leave room,
+    more of each player's last turn: the pile taken, the melds, the discard."""
+    lines = max(1, height // view.players - 1) if view.players <= 4 else 1
+    turns = explain.last_turns(view, names, team_names, lang, render.symbol_text)
     out = Text()
     for seat in range(view.players):
         if seat:
@@ -143,14 +157,20 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str) -
         mark = "▶ " if seat == view.actor and view.phase.value != "over" else "  "
         out.append(mark, style="bold yellow")
         out.append(f"{names[seat]} ", style="bold")
-        out.append(t("ui.cards_n", lang, n=view.hand_sizes[seat]), style="dim")
-        move = last[seat]
+        held = view.hand_sizes[seat]
+        out.append(t("ui.cards_n.one" if held == 1 else "ui.cards_n", lang, n=held),
+                   style="dim")
+        turn = turns[seat] or ["-"]
+        if len(turn) > lines:  # the turn's first move (a pile taken) and its last ones
+            turn = turn[-1:] if lines == 1 else turn[:1] + turn[len(turn) - lines + 1:]
         if view.players > 4:  # beside the name: the name need not be said twice
             out.append(": ")
-            move = move.removeprefix(names[seat] + " ")
-        else:
+            move = turn[-1].removeprefix(names[seat] + " ")
+            out.append(move, style="" if move != "-" else "dim")
+            continue
+        for move in turn:
             out.append("\n    ")
-        out.append(move, style="" if move != "-" else "dim")
+            out.append(move, style="" if move != "-" else "dim")
     return out
 
 
@@ -225,8 +245,9 @@ def help_table(lang: str = "en") -> RenderableType:
 
 
 def result_text(session: Session) -> RenderableType:
-    """The end of a hand: how it ended, each side's sheet in short, the match to its target."""
-    match, state = session.match, session.state
+    """The end of a hand: how it ended, each side's sheet in short, every player's cards
+    left, the match to its target."""
+    match = session.match
     rec = match.record
     lang = session.lang
     parts: list[RenderableType] = [Text(session.hand_end_text(), style="bold")]
@@ -237,8 +258,7 @@ def result_text(session: Session) -> RenderableType:
         tab.add_column()
         tab.add_column(justify="right")
         tab.add_row(Text(session.team_names[sheet.team], style="bold"), "")
-        counted = [session.names[p] for p in match.teams[sheet.team] if p != state.went_out]
-        for label, pts in render.sheet_rows(sheet, counted, lang):
+        for label, pts in render.sheet_rows(sheet, session.sheet_players(sheet.team), lang):
             tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
         tab.add_row(Text(t("ui.total", lang), style="bold"),
                     Text(f"{sheet.hand_total:+d}", style="bold"))
@@ -247,6 +267,15 @@ def result_text(session: Session) -> RenderableType:
         sheets.add_column()
     sheets.add_row(*row)
     parts.append(sheets)
+    held = [(session.names[p], session.state.hand_cards(p)) for p in range(match.players)]
+    held = [(name, cards) for name, cards in held if cards]
+    if held:  # shown at a real table to be counted: what each player's minus is made of
+        left = Text(t("ui.cards_left", lang) + ": ", style="bold")
+        for i, (name, cards) in enumerate(held):
+            left.append(" · " if i else "")
+            left.append(name + " ", style="bold")
+            left.append_text(cards_label(render.hand_order(cards), style=CardStyle(True)))
+        parts.append(left)
     parts.append(render.totals_table(match.scores, session.team_names,
                                      match.rules.target(match.players), session.hand_number,
                                      lang))

@@ -153,7 +153,8 @@ def register(app: typer.Typer) -> None:
                 res = run_tournament(setup, split_bot_specs(bots), deals, workers=n_workers,
                                      ray=ray, progress=advance)
         except (RulesError, ValueError, ImportError, RuntimeError) as exc:
-            err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"))
+            err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"),
+                      soft_wrap=True)
             raise typer.Exit(2) from None
         console.print(pairings_table(res, lang))
         console.print(ratings_table(res, lang))
@@ -169,6 +170,7 @@ def register(app: typer.Typer) -> None:
             try:
                 plot_ratings(res, plot, lang)
             except ImportError as exc:
-                err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"))
+                err.print(Text(t("tournament.error", lang, message=str(exc)),
+                               style="bold red"), soft_wrap=True)
                 raise typer.Exit(2) from None
             console.print(t("tournament.saved", lang, path=str(plot)))

@@ -3,11 +3,12 @@ that fits 80×24 and grows with the terminal.
 
 From the top: the hand and the match score; the discard pile with what taking it needs now
 (:func:`canasta.cli.explain.pile_lines`); both sides' melds beside the players (cards held
-and each one's last move); the person's hand (sorted by rank or suit, the cards just drawn
-marked ``*``, ranks that can be melded now highlighted) with "you can go out" and the points
-melded; whose turn it is; the legal moves grouped (one line per meld rank, one for the
-discards); the last messages; the input line, which completes the short forms of the legal
-moves (→ accepts). Bots move one at a time, ``speed`` seconds apart, or on Enter (``step``).
+and each one's last turn, as many of its moves as the pane holds); the person's hand
+(sorted by rank or suit, the cards just drawn marked ``*``, ranks that can be melded now
+highlighted) with "you can go out" and the points melded; whose turn it is; the legal
+moves grouped (one line per meld rank, one for the discards); the last messages; the input
+line, which completes the short forms of the legal moves (→ accepts). Bots move one at a
+time, ``speed`` seconds apart, or on Enter (``step``).
 
 All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
 passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
@@ -77,7 +78,8 @@ class ResultScreen(ModalScreen[bool]):
     BINDINGS = [Binding("enter,space", "next", "Next hand"), Binding("q", "leave", "Quit")]
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
-    ResultScreen > Static { width: 100%; height: auto; max-height: 100%; background: $panel; }
+    ResultScreen > VerticalScroll { width: 100%; height: auto; max-height: 100%;
+                                    background: $panel; }
     """
 
     def __init__(self, body: RenderableType) -> None:
@@ -85,7 +87,8 @@ class ResultScreen(ModalScreen[bool]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body)
+        with VerticalScroll():  # a long sheet (five canastas, six players) scrolls
+            yield Static(self.body)
 
     def action_next(self) -> None:
         self.dismiss(True)
@@ -108,7 +111,8 @@ class TableApp(App[None]):
     #pile { height: auto; max-height: 3; }
     #middle { height: 1fr; min-height: 6; }
     #melds { width: 1fr; height: 100%; overflow-y: auto; }
-    #seats { width: 32; height: 100%; border-left: vkey $primary-darken-2; padding-left: 1;
+    #seats { width: 40%; min-width: 32; max-width: 60; height: 100%;
+             border-left: vkey $primary-darken-2; padding-left: 1;
              text-wrap: nowrap; text-overflow: ellipsis; }
     #hand { height: auto; max-height: 4; background: $boost; }
     #turn { height: 1; }
@@ -129,14 +133,19 @@ class TableApp(App[None]):
                  style: CardStyle | None = None) -> None:
         super().__init__()
         self.session = session
+        session.symbols = True  # cards in words as in the hand: "discards 7♥"
         self.speed = speed
         self.step = step
         self.card_style = style or CardStyle(symbols=True)
-        self.shown = len(session.state.events)
+        # the last lines of the hand so far are the log's first: the deal and the upcard,
+        # or where a resumed match or a position stands
+        self.shown = max(0, len(session.state.events) - 3)
         self.waiting_result = False
         self.bot_scheduled = False
         self.thinking = False
         self.quit_message = ""
+        #: The hints shown in the menu's place until the next move (F4 / ``hint``).
+        self.hints: Text | None = None
 
     @classmethod
     def in_language(cls, lang: str) -> type[TableApp]:
@@ -165,12 +174,15 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#bottom").styles.height = "auto"
+        self.flush_log()
         self.redraw()
         self.query_one("#prompt", Input).focus()
         self.advance()
 
     # drawing ---------------------------------------------------------------------------------
     def redraw(self) -> None:
+        if self.closing:
+            return
         s = self.session
         view = s.view
         lang = s.lang
@@ -178,8 +190,9 @@ class TableApp(App[None]):
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
         melds = self.query_one("#melds", Static)
         melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
-                                max(melds.size.width, self.size.width - 34)))
-        self.query_one("#seats", Static).update(seats_text(view, s.names, s.team_names, lang))
+                                melds.size.width or self.size.width - 34))
+        self.fit_seats()
+        self.call_after_refresh(self.fit_seats)  # again once the menu's new height is laid out
         self.query_one("#hand", Static).update(
             hand_text(view, s.gained, self.card_style, lang))
         turn = explain.turn_line(view, s.names, lang)
@@ -187,11 +200,28 @@ class TableApp(App[None]):
             turn += "  " + t("play.tui.next_move", lang)
         self.query_one("#turn", Static).update(Text(turn, style="bold"))
         width = max(self.size.width - 2, 40)
-        menu = menu_text(view, width, lang=s.lang) if s.human_to_act() else Text("")
+        if not s.human_to_act():
+            self.hints = None
+        menu = (self.hints or menu_text(view, width, lang=s.lang)) if s.human_to_act() \
+            else Text("")
         self.query_one("#menu", Static).update(menu)
         prompt = self.query_one("#prompt", Input)
         prompt.suggester = SuggestFromList(moves.suggestions(view) if s.human_to_act()
                                            else [], case_sensitive=False)
+
+    def fit_seats(self) -> None:
+        """The players and their last turns, as many lines each as the pane's height holds
+        (the pane shrinks when the menu grows: a turn's lines must not push a player off)."""
+        if self.closing:
+            return
+        s = self.session
+        seats = self.query_one("#seats", Static)
+        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height))
+
+    def on_resize(self) -> None:
+        """The melds and the players' moves are packed to the panes' sizes: pack again
+        once the new sizes are laid out."""
+        self.call_after_refresh(self.redraw)
 
     def say(self, line: str | Text, style: str = "") -> None:
         text = line if isinstance(line, Text) else Text(line, style=style)
@@ -232,8 +262,16 @@ class TableApp(App[None]):
         action, failure = self.session.decide_bot()
         self.call_from_thread(self._bot_decided, action, failure)
 
+    @property
+    def closing(self) -> bool:
+        """The table's widgets are gone (the app is shutting down): a bot's or a hint's
+        worker that finishes now has nothing to draw on."""
+        return not self.query("#title")
+
     def _bot_decided(self, action: Action, failure: str | None) -> None:
         self.thinking = False
+        if self.closing:
+            return
         s = self.session
         if not s.bot_to_act():
             return
@@ -306,10 +344,11 @@ class TableApp(App[None]):
         reply = s.submit(line)
         style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
             reply.kind, "")
+        if reply.kind == "played":
+            self.hints = None  # they were for the position before this move
+            self.flush_log()  # what happened first ("You take the pile"), then its notes
         for text in reply.lines:
             self.say(text, style)
-        if reply.kind == "played":
-            self.flush_log()
         self.redraw()
         self.advance()
 
@@ -347,15 +386,25 @@ class TableApp(App[None]):
         self.call_from_thread(self._show_hint, reply)
 
     def _show_hint(self, reply: Reply) -> None:
+        """The hints in the menu's place (five lines, where the three-line log cut them at
+        80×24 in longer languages): a head, the best move with its reasons on up to two
+        lines, the others on one line each; the best move is typed into the input line."""
+        if self.closing:
+            return
         if not reply.choices:
             for text in reply.lines:
                 self.say(text, "yellow")
             return
-        moves_line = "   ".join(line.split(" — ")[0] for line in reply.lines)
-        self.say(t("play.tui.hints", self.session.lang) + " " + moves_line, "green")
-        best = reply.lines[0].split(" — ", 1)
-        if len(best) > 1:
-            self.say(best[1], "green")
+        width = max(self.size.width - 2, 40)
+        out = Text(t("play.tui.hints", self.session.lang), style="bold green")
+        for i, line in enumerate(reply.lines):
+            room = width * 2 if i == 0 else width
+            if len(line) > room:
+                line = line[:room - 1].rstrip() + "…"
+            out.append("\n")
+            out.append(line, style="green" if i == 0 else "")
+        self.hints = out
+        self.redraw()
         prompt = self.query_one("#prompt", Input)
         prompt.value = moves.short_text(reply.choices[0])
         prompt.cursor_position = len(prompt.value)
@@ -377,9 +426,9 @@ class TableApp(App[None]):
         s = self.session
         if s.save is not None:
             s.autosave()
-            self.quit_message = f"Saved to {s.save}. Resume with: canasta play --resume {s.save}"
+            self.quit_message = t("play.tui.saved", s.lang, path=s.save)
         else:
-            self.quit_message = "Bye. (Use --save PATH to keep a game for later.)"
+            self.quit_message = t("play.tui.bye", s.lang)
         self.exit()
 
 

@@ -430,3 +430,30 @@ def action_from_json(data: Any) -> Action:
     cls = _KINDS[kind]
     result: Action = cls()
     return result
+
+
+class ViewActions(tuple[Action, ...]):
+    """The legal actions in a :class:`~canasta.core.view.View` (``view.legal_actions``): a
+    tuple of the canonical choices of suits whose ``in`` also accepts any other choice of the
+    seat's own cards (mapped by :func:`canonical_suits`), so that it agrees with
+    ``State.can`` without holding the state.
+
+    Defined here rather than in :mod:`canasta.core.view` because mypyc compiles that module
+    and cannot compile a subclass of ``tuple``.
+    """
+
+    _hand: tuple[int, ...]
+
+    def __new__(cls, actions: Iterable[Action], hand: Sequence[int]) -> ViewActions:
+        out = tuple.__new__(cls, actions)  # not super(): a view is made on every decision
+        out._hand = tuple(hand)
+        return out
+
+    def __contains__(self, action: object) -> bool:
+        if not self or not isinstance(action, ACTION_TYPES):
+            return False
+        canon = canonical_suits(action, self._hand)
+        return canon is not None and tuple.__contains__(self, canon)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ViewActions, (tuple(self), self._hand))

@@ -197,8 +197,23 @@ def counts_of(cards: Iterable[int]) -> list[int]:
     return counts
 
 
+#: The card codes in display order (:func:`sort_key`, which orders every code apart).
+DISPLAY_ORDER: tuple[int, ...] = tuple(sorted(range(NUM_CODES), key=sort_key))
+
+
 def cards_of(counts: list[int]) -> list[int]:
     """Cards of a counts list, in display order."""
-    out = [c for c in range(NUM_CODES) for _ in range(counts[c])]
-    out.sort(key=sort_key)
-    return out
+    # Walking the codes in display order gives the sorted list without sorting.
+    return [c for c in DISPLAY_ORDER for _ in range(counts[c])]
+
+
+def display_cards(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards of a counts tuple, in display order (``tuple(cards_of(list(counts)))``, for the
+    counts tuples of a view)."""
+    out: list[int] = []
+    for c in DISPLAY_ORDER:
+        n = counts[c]
+        while n > 0:
+            out.append(c)
+            n -= 1
+    return tuple(out)

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
-from canasta.core.actions import ACTION_TYPES, Action, canonical_suits
-from canasta.core.cards import NUM_CODES, cards_of, make_deck
+from canasta.core.actions import Action, ViewActions
+from canasta.core.cards import NUM_CODES, display_cards, make_deck
 from canasta.core.data import HandData, Phase
 from canasta.core.events import Event, EventLog, events_of, push
 from canasta.core.legality import legal_actions
@@ -35,29 +34,6 @@ from canasta.core.rules import Rules
 HIDDEN = -1
 
 S = TypeVar("S", bound=HandData)
-
-
-class ViewActions(tuple[Action, ...]):
-    """The legal actions in a :class:`View`: a tuple of the canonical choices of suits whose
-    ``in`` also accepts any other choice of the seat's own cards (mapped by
-    :func:`~canasta.core.actions.canonical_suits`), so that it agrees with ``State.can``
-    without holding the state."""
-
-    _hand: tuple[int, ...]
-
-    def __new__(cls, actions: Iterable[Action], hand: Sequence[int]) -> ViewActions:
-        out = super().__new__(cls, actions)
-        out._hand = tuple(hand)
-        return out
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, ACTION_TYPES):
-            return False
-        canon = canonical_suits(action, self._hand)
-        return canon is not None and tuple.__contains__(self, canon)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (ViewActions, (tuple(self), self._hand))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +47,46 @@ class Provisional:
     from_hand: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+#: The public attributes of a :class:`View` (``hand``, ``known`` and ``table`` are built
+#: from the others when first read).
+VIEW_FIELDS = (
+    "seat", "team", "players", "teams", "hand", "hand_counts", "hand_sizes", "melds",
+    "red_threes", "pile_top", "pile_size", "pile_frozen", "stopped", "stock_size", "scores",
+    "opened", "opening_minimum", "opening_points", "phase", "current", "actor", "rules",
+    "legal_actions", "known", "known_counts", "pile", "pending_pile", "hidden", "table",
+    "provisional",
+)
+
+
 class View(Generic[S]):
     """What one seat may see: the information set's public part plus its own hand.
 
     Cards are card codes, lists in display order unless said otherwise. Never another player's
-    unknown cards, the stock order or the surprise cards.
+    unknown cards, the stock order or the surprise cards. A view is a snapshot: it holds no
+    reference to the state, whose later moves do not change it. Its attributes are read only
+    (``Final``; enforced at run time where the core is compiled).
 
-    Attributes beyond the table and the turn:
+    Attributes:
+        seat, team, players, teams: this seat, its team, the player count, the seats of each
+            team.
+        hand: this seat's cards in display order; ``hand_counts``: the same as counts per
+            card code (53 entries).
+        hand_sizes: the cards in each hand, per seat.
+        melds: per team, meld key -> its cards; ``red_threes``: per team, the red threes laid
+            out.
+        pile_top, pile_size: the discard pile's top card (None when empty) and its size;
+            ``pile_frozen``: frozen for this seat's team; ``stopped``: the top card stops the
+            side to play from taking it.
+        stock_size, scores, opened, opening_minimum: the stock's size; per team, the match
+            score before this hand, whether it has opened, its opening minimum now.
+        opening_points: the points of this turn's provisional opening melds when the side to
+            play is this seat's (else 0).
+        phase, current, actor: the phase, whose turn it is, the seat to act.
+        rules: the rule set. ``legal_actions``: the seat's legal actions when it is to act,
+            else empty (:class:`~canasta.core.actions.ViewActions`).
         known: per seat, the cards the other seats know to be in its hand, in card-code
-            order (this seat's entry is what the others know of its own hand).
+            order (this seat's entry is what the others know of its own hand);
+            ``known_counts``: the same as counts per card code.
         pile: the discard pile's face-up cards, bottom first (the top card last).
         pending_pile: the taken pile's face-up cards while they wait for the opening.
         hidden: the count of cards this seat cannot see in each hidden place: ``"hand N"``
@@ -92,38 +98,88 @@ class View(Generic[S]):
         provisional: see :class:`Provisional`; None unless a side's opening is provisional.
     """
 
-    seat: int
-    team: int
-    players: int
-    teams: tuple[tuple[int, ...], ...]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    melds: tuple[dict[int, tuple[int, ...]], ...]
-    red_threes: tuple[tuple[int, ...], ...]
-    pile_top: int | None
-    pile_size: int
-    pile_frozen: bool
-    stopped: bool
-    stock_size: int
-    scores: tuple[int, ...]
-    opened: tuple[bool, ...]
-    opening_minimum: tuple[int, ...]
-    opening_points: int
-    phase: Phase
-    current: int
-    actor: int
-    #: The hand's whole history, other seats' hidden cards included: private, read only
-    #: through ``events`` (what this seat saw), so that no public field of a view holds a
-    #: card the seat cannot know.
-    _log: EventLog | None
-    rules: Rules
-    legal_actions: tuple[Action, ...]
-    known: tuple[tuple[int, ...], ...]
-    pile: tuple[int, ...]
-    pending_pile: tuple[int, ...]
-    hidden: dict[str, int]
-    table: S
-    provisional: Provisional | None
+    __slots__ = ("seat", "team", "players", "teams", "hand_counts", "hand_sizes", "melds",
+                 "red_threes", "pile_top", "pile_size", "pile_frozen", "stopped",
+                 "stock_size", "scores", "opened", "opening_minimum", "opening_points",
+                 "phase", "current", "actor", "_log", "rules", "legal_actions",
+                 "known_counts", "pile", "pending_pile", "hidden", "provisional", "_hand",
+                 "_known", "_table", "_table_done")
+
+    def __init__(self, *, seat: int, team: int, players: int,
+                 teams: tuple[tuple[int, ...], ...], hand_counts: tuple[int, ...],
+                 hand_sizes: tuple[int, ...], melds: tuple[dict[int, tuple[int, ...]], ...],
+                 red_threes: tuple[tuple[int, ...], ...], pile_top: int | None,
+                 pile_size: int, pile_frozen: bool, stopped: bool, stock_size: int,
+                 scores: tuple[int, ...], opened: tuple[bool, ...],
+                 opening_minimum: tuple[int, ...], opening_points: int, phase: Phase,
+                 current: int, actor: int, log: EventLog | None, rules: Rules,
+                 legal_actions: tuple[Action, ...], known_counts: tuple[tuple[int, ...], ...],
+                 pile: tuple[int, ...], pending_pile: tuple[int, ...], hidden: dict[str, int],
+                 provisional: Provisional | None, table: S) -> None:
+        self.seat: Final = seat
+        self.team: Final = team
+        self.players: Final = players
+        self.teams: Final = teams
+        self.hand_counts: Final = hand_counts
+        self.hand_sizes: Final = hand_sizes
+        self.melds: Final = melds
+        self.red_threes: Final = red_threes
+        self.pile_top: Final = pile_top
+        self.pile_size: Final = pile_size
+        self.pile_frozen: Final = pile_frozen
+        self.stopped: Final = stopped
+        self.stock_size: Final = stock_size
+        self.scores: Final = scores
+        self.opened: Final = opened
+        self.opening_minimum: Final = opening_minimum
+        self.opening_points: Final = opening_points
+        self.phase: Final = phase
+        self.current: Final = current
+        self.actor: Final = actor
+        #: The hand's whole history, other seats' hidden cards included: private, read only
+        #: through ``events`` (what this seat saw), so that no public field of a view holds a
+        #: card the seat cannot know.
+        self._log: Final = log
+        self.rules: Final = rules
+        self.legal_actions: Final = legal_actions
+        self.known_counts: Final = known_counts
+        self.pile: Final = pile
+        self.pending_pile: Final = pending_pile
+        self.hidden: Final = hidden
+        self.provisional: Final = provisional
+        self._hand: tuple[int, ...] | None = None
+        self._known: tuple[tuple[int, ...], ...] | None = None
+        # The table, its fields taken from the state when the view is made except the card
+        # lists, which are filled from this view's own fields when ``table`` is first read
+        # (only sample_state and a few front ends read it).
+        self._table = table
+        self._table_done = False
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This seat's cards in display order."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = display_cards(self.hand_counts)
+        return hand
+
+    @property
+    def known(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards the other seats know to be in its hand, in card-code order."""
+        known = self._known
+        if known is None:
+            known = self._known = tuple(_cards(k) for k in self.known_counts)
+        return known
+
+    @property
+    def table(self) -> S:
+        """The state with every card this seat cannot see taken out (see the class
+        docstring); built when first read."""
+        t = self._table
+        if not self._table_done:
+            _fill_table(self, t)
+            self._table_done = True
+        return t
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -150,6 +206,38 @@ class View(Generic[S]):
         """
         return sample(self, rng)
 
+    def __repr__(self) -> str:
+        return (f"View(seat={self.seat}, phase={self.phase.value}, current={self.current}, "
+                f"actor={self.actor}, hand={self.hand!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled (and deep-copied) by its constructor's arguments, the table complete.
+        return (_rebuilt, ({
+            "seat": self.seat, "team": self.team, "players": self.players,
+            "teams": self.teams, "hand_counts": self.hand_counts, "hand_sizes": self.hand_sizes,
+            "melds": self.melds, "red_threes": self.red_threes, "pile_top": self.pile_top,
+            "pile_size": self.pile_size, "pile_frozen": self.pile_frozen,
+            "stopped": self.stopped, "stock_size": self.stock_size, "scores": self.scores,
+            "opened": self.opened, "opening_minimum": self.opening_minimum,
+            "opening_points": self.opening_points, "phase": self.phase,
+            "current": self.current, "actor": self.actor, "log": self._log,
+            "rules": self.rules, "legal_actions": self.legal_actions,
+            "known_counts": self.known_counts, "pile": self.pile,
+            "pending_pile": self.pending_pile, "hidden": self.hidden,
+            "provisional": self.provisional, "table": self.table},))
+
+
+def _rebuilt(fields: dict[str, Any]) -> View[Any]:
+    """A view from the fields :meth:`View.__reduce__` gives (for pickle and deepcopy)."""
+    return View(**fields)
+
+
+#: The legal actions of a seat not to act (``in`` is False whatever the hand).
+_NO_ACTIONS = ViewActions((), ())
+
+#: ``View.hidden``'s key for each other seat's unknown cards.
+_HAND_KEYS = tuple(f"hand {p}" for p in range(16))
+
 
 def make_view(state: S, seat: int) -> View[S]:
     """The view of ``seat`` on ``state`` (``State.view``); ``legal_actions`` is filled when
@@ -159,29 +247,40 @@ def make_view(state: S, seat: int) -> View[S]:
         IndexError: ``seat`` is not a seat of the state.
     """
     s = state
-    if not 0 <= seat < s.players:
-        raise IndexError(f"no seat {seat} among {s.players} players")
+    players = s.players
+    if not 0 <= seat < players:
+        raise IndexError(f"no seat {seat} among {players} players")
     team = s.team_of[seat]
-    table = blank(s, seat)
-    pending = s.pending_pile[s.pile_hidden:] if s.pending_pile else []
-    face_up = s.pile if s.pending_pile else s.pile[s.pile_hidden:]
-    hidden = {f"hand {p}": s.hand_size[p] - sum(s.known[p]) for p in range(s.players)
-              if p != seat}
+    known = tuple(s.known)  # the state's tuples, shared: a move replaces them, never edits
+    hidden: dict[str, int] = {}
+    for p in range(players):
+        if p != seat:
+            hidden[_HAND_KEYS[p]] = s.hand_size[p] - sum(known[p])
+    hid = s.pile_hidden
+    pending = s.pending_pile
     hidden["stock"] = len(s.stock)
     hidden["surprise"] = len(s.surprise)
-    hidden["pile"] = 0 if s.pending_pile else s.pile_hidden
-    hidden["pending"] = s.pile_hidden if s.pending_pile else 0
+    hidden["pile"] = 0 if pending else hid
+    hidden["pending"] = hid if pending else 0
+    if pending:
+        face_up = tuple(s.pile)
+        pending_up = tuple(pending[hid:]) if hid else tuple(pending)
+    else:
+        face_up = tuple(s.pile[hid:]) if hid else tuple(s.pile)
+        pending_up = ()
+    hand = tuple(s.hands[seat])
+    pile = s.pile
     return View(
         seat=seat,
         team=team,
-        players=s.players,
+        players=players,
         teams=s.teams,
-        hand=tuple(cards_of(s.hands[seat])),
+        hand_counts=hand,
         hand_sizes=tuple(s.hand_size),
         melds=tuple({k: tuple(v) for k, v in m.items()} for m in s.melds),
         red_threes=tuple(tuple(r) for r in s.red_threes),
-        pile_top=s.pile[-1] if s.pile else None,
-        pile_size=len(s.pile),
+        pile_top=pile[-1] if pile else None,
+        pile_size=len(pile),
         pile_frozen=s.frozen_for(team),
         stopped=s.top_stops(s.team_of[s.current]),
         stock_size=len(s.stock),
@@ -192,15 +291,15 @@ def make_view(state: S, seat: int) -> View[S]:
         phase=s.phase,
         current=s.current,
         actor=s.actor,
-        _log=s.event_log,
+        log=s.event_log,
         rules=s.rules,
-        legal_actions=ViewActions(legal_actions(s) if seat == s.actor else (), s.hands[seat]),
-        known=tuple(_cards(k) for k in s.known),
-        pile=tuple(face_up),
-        pending_pile=tuple(pending),
+        legal_actions=ViewActions(legal_actions(s), hand) if seat == s.actor else _NO_ACTIONS,
+        known_counts=known,
+        pile=face_up,
+        pending_pile=pending_up,
         hidden=hidden,
-        table=table,
         provisional=_provisional(s, seat),
+        table=_table_start(s, seat),
     )
 
 
@@ -214,25 +313,92 @@ def _cards(counts: tuple[int, ...]) -> tuple[int, ...]:
 # -- taking the hidden cards out -------------------------------------------------------------
 def blank(state: S, seat: int) -> S:
     """A copy of ``state`` with every card ``seat`` cannot see taken out (see
-    :attr:`View.table`)."""
+    :attr:`View.table`; a view builds the same table from its own fields, the tests check
+    both agree)."""
     t = state.clone()
     _blank_fields(t, seat, hide_surprise=True)
-    snap = state.snapshot if state.provisional else None
-    t.snapshot = None
-    if snap is not None:
-        b = snap.clone()
-        # Surprise cards taken since were shown; those still set aside are hidden.
-        _blank_fields(b, seat, hide_surprise=bool(state.surprise))
-        # The seats other than the current player's hold now what they held then; the current
-        # player's hand then is rebuilt from its hand now (see sample()).
-        for p in range(b.players):
-            if p != seat:
-                b.hands[p] = [0] * NUM_CODES
-        drawn = len(snap.stock) - len(state.stock)
-        b.stock = [HIDDEN] * len(state.stock) + _draws(state, seat)
-        assert len(b.stock) == len(state.stock) + drawn
-        t.snapshot = b
+    t.snapshot = _blank_snapshot(state, seat)
     return t
+
+
+def _blank_snapshot(state: HandData, seat: int) -> HandData | None:
+    """The table's snapshot: the state's snapshot (while the opening is provisional) with
+    what ``seat`` cannot see taken out."""
+    snap = state.snapshot if state.provisional else None
+    if snap is None:
+        return None
+    b = snap.clone()
+    # Surprise cards taken since were shown; those still set aside are hidden.
+    _blank_fields(b, seat, hide_surprise=bool(state.surprise))
+    # The seats other than the current player's hold now what they held then; the current
+    # player's hand then is rebuilt from its hand now (see sample()).
+    for p in range(b.players):
+        if p != seat:
+            b.hands[p] = [0] * NUM_CODES
+    drawn = len(snap.stock) - len(state.stock)
+    b.stock = [HIDDEN] * len(state.stock) + _draws(state, seat)
+    assert len(b.stock) == len(state.stock) + drawn
+    return b
+
+
+def _table_start(s: S, seat: int) -> S:
+    """The part of :func:`blank` that a view cannot rebuild from its own fields: a new state
+    with every field but the card lists (hands, hand sizes, stock, surprise, pile, pending
+    pile, melds, red threes; :func:`_fill_table` sets them) copied from ``s``. The lists
+    copied here are the ones a move changes in place."""
+    t = type(s)()  # no __init__: every field is set here or in _fill_table
+    t.rules = s.rules
+    t.players = s.players
+    t.teams = s.teams
+    t.team_of = s.team_of
+    t.pile_frozen = s.pile_frozen
+    t.opened = s.opened[:]
+    t.scores = s.scores[:]
+    t.min_extra = s.min_extra[:]
+    t.dealer = s.dealer
+    t.current = s.current
+    t.actor = s.actor
+    t.phase = s.phase
+    t.turn = s.turn
+    t.deck = ()
+    t.took_pile = s.took_pile
+    t.melded_this_turn = s.melded_this_turn
+    t.opening_points = s.opening_points
+    t.provisional = s.provisional
+    t.snapshot = _blank_snapshot(s, seat)
+    t.asked = s.asked
+    t.answer = s.answer
+    t.opened_at_turn_start = s.opened_at_turn_start
+    t.player_melded = s.player_melded[:]
+    t.stopped_turn = s.stopped_turn
+    t.no_discard = s.no_discard
+    t.asks = s.asks[:]
+    t.end_reason = s.end_reason
+    t.went_out = s.went_out
+    t.concealed = s.concealed
+    t.event_log = None  # the sample gets this seat's events (see sample())
+    t.lookahead = s.lookahead
+    t.joker_turn = s.joker_turn[:]
+    t.known = s.known[:]
+    t.pile_hidden = s.pile_hidden
+    return t
+
+
+def _fill_table(view: View[S], t: S) -> None:
+    """Set the card lists of the table ``t`` begun by :func:`_table_start` from the view's
+    fields, as :func:`blank` would: the other hands hold their known cards, the stock, the
+    surprise cards and the face-down pile cards are :data:`HIDDEN`."""
+    seat = view.seat
+    t.hands = [list(view.hand_counts) if p == seat else list(view.known_counts[p])
+               for p in range(view.players)]
+    t.hand_size = list(view.hand_sizes)
+    hidden = view.hidden
+    t.stock = [HIDDEN] * view.stock_size
+    t.surprise = [HIDDEN] * hidden["surprise"]
+    t.pile = [HIDDEN] * hidden["pile"] + list(view.pile)
+    t.pending_pile = [HIDDEN] * hidden["pending"] + list(view.pending_pile)
+    t.melds = [{k: list(v) for k, v in m.items()} for m in view.melds]
+    t.red_threes = [list(r) for r in view.red_threes]
 
 
 def _blank_fields(t: HandData, seat: int, hide_surprise: bool) -> None:

@@ -3,18 +3,30 @@
 Prints, as medians of interleaved rounds (the same hands in each loop, so the ratio compares
 like with like):
 
-* the raw engine's decisions per second on random play-outs
-  (:func:`canasta.sim.bench.playout_run`: ``legal_actions()``, ``random.choice``, ``apply()``);
+* the raw engine's decisions per second on random play-outs (:func:`playout_run`, the loop
+  of ``python -m canasta.bench``: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
   environment a user gets): ``last()`` (the observation and mask from the view), a uniform
-  choice among the mask's legal ids, ``step()``. A step is one decision; the dead steps at the
-  end of a hand (``step(None)``) are not counted, their time is;
+  choice among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example),
+  ``step()``. A step is one decision; the dead steps at the end of a hand (``step(None)``)
+  are not counted, their time is;
 * the same engine loop calling ``state.view(actor)`` once per decision (what an observation
   must cost at least, since observations are built from the view only), as a ceiling;
+* the unwrapped environment's own work, without PettingZoo's agent loop:
+  ``raw_env.observe()`` (view, observation vector, mask), the same uniform choice from the
+  mask, ``raw_env.step()``;
 * the ratio env / engine per round and its median (the issue's target is at least 0.5);
 * with ``--performance-benchmark``, PettingZoo's own ``performance_benchmark`` (5 s).
 
-Not a test: nothing here asserts a speed.
+Loops are timed by the wall clock, or with ``--cpu`` by this process's CPU time
+(``time.process_time``; the loops run on one thread), which a shared, loaded machine disturbs
+less: time spent waiting for a core is not counted.
+
+To compare with an older commit, run a copy of this file with the older tree's own
+environment: ``cp src/canasta/env/bench.py /tmp/envbench.py``, then in each tree
+``.venv/bin/python /tmp/envbench.py --cpu`` (a copy outside the package: run from
+``canasta/env/`` itself, this folder's ``pettingzoo.py`` would hide the library). Not a test:
+nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -24,38 +36,56 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
-import numpy as np
-
+from canasta.core.rules import load_preset
+from canasta.core.state import State
 from canasta.env.pettingzoo import env as make_env
-from canasta.sim.bench import core_kind, playout_run
+from canasta.env.pettingzoo import raw_env
+from canasta.sim.bench import core_kind
 
 
-def view_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
-    """:func:`canasta.sim.bench.playout_run` with one ``state.view(actor)`` per decision, the
-    choice made from ``view.legal_actions`` (so ``legal_actions()`` runs once, as in the env):
-    (decisions, seconds)."""
-    from canasta.core.rules import load_preset
-    from canasta.core.state import State
-
+def playout_run(variant: str, hands: int, players: int, seed: int,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """The raw engine's loop, :func:`canasta.sim.bench.playout_run`'s (written out here so
+    that a copy of this file runs against an older package, which may lack its ``clock``):
+    ``hands`` random hands, (decisions, seconds)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
+    for h in range(hands):
+        state = State.deal(rules, players, seed=seed * 100_003 + h)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions, clock() - start
+
+
+def view_run(variant: str, hands: int, players: int, seed: int,
+             clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """:func:`playout_run` with one ``state.view(actor)`` per decision, the
+    choice made from ``view.legal_actions`` (so ``legal_actions()`` runs once, as in the env):
+    (decisions, seconds)."""
+    rules = load_preset(variant)
+    rng = random.Random(seed)
+    decisions = 0
+    start = clock()
     for h in range(hands):
         state = State.deal(rules, players, seed=seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.view(state.actor).legal_actions))
             decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, clock() - start
 
 
-def env_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
+def env_run(variant: str, hands: int, players: int, seed: int,
+            clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
     """Play ``hands`` random hands through the wrapped PettingZoo env: (steps, seconds)."""
     e = make_env(variant, players)
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         e.reset(seed=seed * 100_003 + h)
         for _agent in e.agent_iter():
@@ -63,10 +93,27 @@ def env_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, flo
             if term or trunc:
                 e.step(None)
                 continue
-            ids = np.flatnonzero(obs["action_mask"])
+            ids = obs["action_mask"].nonzero()[0]
             e.step(int(ids[rng.randrange(len(ids))]))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, clock() - start
+
+
+def observe_run(variant: str, hands: int, players: int, seed: int,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """The unwrapped env driven directly (``observe``, a uniform id from the mask, ``step``),
+    without ``agent_iter``/``last()`` or the wrapper: (steps, seconds)."""
+    e = raw_env(variant, players)
+    rng = random.Random(seed)
+    steps = 0
+    start = clock()
+    for h in range(hands):
+        e.reset(seed=seed * 100_003 + h)
+        while not e.state.is_over:
+            ids = e.observe(e.agent_selection)["action_mask"].nonzero()[0]
+            e.step(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps, clock() - start
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -78,17 +125,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--performance-benchmark", action="store_true",
                         help="also run PettingZoo's performance_benchmark (5 s)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time the loops by this process's CPU time (time.process_time) "
+                             "instead of the wall clock: steadier on a shared machine")
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter
     engine: list[float] = []
     viewed: list[float] = []
+    observed: list[float] = []
     stepped: list[float] = []
     ratios: list[float] = []
     for r in range(args.rounds):
-        n, secs = playout_run(args.variant, args.hands, args.players, seed=r)
+        n, secs = playout_run(args.variant, args.hands, args.players, seed=r, clock=clock)
         engine.append(n / secs)
-        n, secs = view_run(args.variant, args.hands, args.players, seed=r)
+        n, secs = view_run(args.variant, args.hands, args.players, seed=r, clock=clock)
         viewed.append(n / secs)
-        n, secs = env_run(args.variant, args.hands, args.players, seed=r)
+        n, secs = observe_run(args.variant, args.hands, args.players, seed=r, clock=clock)
+        observed.append(n / secs)
+        n, secs = env_run(args.variant, args.hands, args.players, seed=r, clock=clock)
         stepped.append(n / secs)
         ratios.append(stepped[-1] / engine[-1])
         print(f"  round {r + 1}/{args.rounds}: engine {engine[-1]:,.0f} decisions/s, "
@@ -96,12 +150,21 @@ def main(argv: list[str] | None = None) -> None:
               flush=True)
     print(f"canasta.env benchmark ({core_kind()} core, Python {sys.version_info.major}."
           f"{sys.version_info.minor}): {args.variant}, {args.players} players, random play, "
-          f"median of {args.rounds} interleaved rounds of {args.hands} hands")
-    print(f"  raw engine decisions/s     {statistics.median(engine):10,.0f}")
-    print(f"  engine + one view/decision {statistics.median(viewed):10,.0f}   (the ceiling of "
-          "an env whose observations come from state.view)")
-    print(f"  PettingZoo env steps/s     {statistics.median(stepped):10,.0f}")
-    print(f"  env / engine               {statistics.median(ratios):10.2f}   (rounds "
+          f"median of {args.rounds} interleaved rounds of {args.hands} hands, "
+          + ("CPU time" if args.cpu else "wall clock"))
+    rates = [("raw engine decisions/s", engine, ""),
+             ("engine + one view/decision", viewed, "the ceiling of an env whose "
+              "observations come from state.view"),
+             ("raw_env observe + step/s", observed, "the env's own work, without "
+              "PettingZoo's agent loop"),
+             ("PettingZoo env steps/s", stepped, "")]
+    base = 1e6 / statistics.median(engine)
+    for label, values, note in rates:
+        rate = statistics.median(values)
+        extra = f"   +{1e6 / rate - base:5.1f} µs/decision" if values is not engine else (
+            f"   {base:6.1f} µs/decision")
+        print(f"  {label:27}{rate:10,.0f}{extra}" + (f"   ({note})" if note else ""))
+    print(f"  {'env / engine':27}{statistics.median(ratios):10.2f}   (rounds "
           + " ".join(f"{x:.2f}" for x in ratios) + ")")
     if args.performance_benchmark:
         from pettingzoo.test import performance_benchmark

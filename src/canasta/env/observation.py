@@ -30,6 +30,7 @@ MELD_KEYS = 14
 #: stay far below it).
 BOUND = 1_000_000.0
 PHASES = (Phase.DRAW, Phase.PLAY, Phase.ANSWER, Phase.OVER)
+_FLOAT32 = np.dtype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,33 @@ class ObservationLayout:
         self._by_name = {q.name: q for q in parts}
         self._start = {q.name: q.start for q in parts}
         self._zeros = array("f", bytes(4 * self.size))
+        # Offsets of the parts, as attributes: encode() runs once per environment step.
+        self._o_hand, self._o_sizes, self._o_known = (self._start[n] for n in (
+            "hand", "hand_sizes", "known"))
+        self._o_nat, self._o_wild, self._o_runs, self._o_canastas = (self._start[n] for n in (
+            "meld_naturals", "meld_wilds", "runs", "canastas"))
+        self._o_reds, self._o_opened, self._o_scores, self._o_minimum = (
+            self._start[n] for n in ("red_threes", "opened", "scores", "opening_minimum"))
+        self._o_top, self._o_pile_cards, self._o_pile, self._o_pending = (
+            self._start[n] for n in ("pile_top", "pile_cards", "pile", "pending"))
+        self._o_stock, self._o_phase, self._o_current, self._o_actor, self._o_opening = (
+            self._start[n] for n in ("stock", "phase", "current", "actor", "opening"))
+        self._o_teams_end = self._o_minimum + teams
+        self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
+        # Caches of encode(), keyed by values of the views encoded (never a state): per seat
+        # the last known-cards tuple and its floats, per team the last melds and their
+        # block, the last face-up pile and its counts.
+        empty: tuple[int, ...] = ()
+        self._known_cache: list[tuple[tuple[int, ...], array[float] | None]] = [
+            (empty, None)] * players
+        no_melds: dict[int, tuple[int, ...]] = {}
+        self._meld_cache: list[tuple[dict[int, tuple[int, ...]], array[float], array[float],
+                                     int, int]] = [(no_melds, *self._meld_block(no_melds))
+                                                   ] * teams
+        self._pile_cache: tuple[tuple[int, ...], array[float]] = (
+            empty, array("f", bytes(4 * NUM_CODES)))
+        # Per team, the teams' values it last saw and their block (see encode()).
+        self._team_cache: list[tuple[object, array[float]]] = [(None, array("f"))] * teams
 
     def part(self, name: str) -> Part:
         """The part called ``name``.
@@ -149,70 +177,126 @@ class ObservationLayout:
     def encode(self, view: View) -> np.ndarray:
         """The observation of ``view.seat``: a ``float32`` vector of shape ``(size,)``.
 
-        Built from the view only (its hand, the table, ``view.known``, counts of hidden
-        cards), never from the state behind it.
+        Built from the view only (its hand, the table, ``view.known_counts``, counts of
+        hidden cards), never from the state behind it. A new array on every call.
         """
-        # A C float buffer written in place and handed to numpy without a copy: converting a
-        # Python list costs more than filling it.
+        # A C float buffer copied from zeros, written in place and handed to numpy without a
+        # copy: cheaper than numpy item writes or converting a list. Blocks that rarely
+        # change (known cards, a team's melds, the pile's counts) come from small caches
+        # keyed by the view's own values, so a hit is exact and no hidden card can reach one.
         out = self._zeros[:]
-        st = self._start
         p = self.players
         seat = view.seat
-        base = st["hand"]
+        base = self._o_hand
         for card in view.hand:
             out[base + card] += 1.0
-        base = st["hand_sizes"]
+        base = self._o_sizes
         for s, n in enumerate(view.hand_sizes):
-            out[base + (s - seat) % p] = float(n)
-        base = st["known"]
-        for s, cards in enumerate(view.known):
+            out[base + (s - seat) % p] = n
+        base = self._o_known
+        known_cache = self._known_cache
+        for s, counts in enumerate(view.known_counts):
             r = (s - seat) % p
             if r == 0:
                 continue
-            row = base + (r - 1) * NUM_CODES
-            for card in cards:
-                out[row + card] += 1.0
-        nt = self.teams
-        size = self.rules.melds.canasta_size
-        nat, wild = st["meld_naturals"], st["meld_wilds"]
-        for team in range(nt):
-            r = (team - view.team) % nt
-            runs = canastas = 0
-            for key, cards in view.melds[team].items():
-                if len(cards) >= size:
-                    canastas += 1
-                if key >= SEQUENCE_KEY:
-                    runs += 1
-                    continue
-                w = 0
-                for card in cards:
-                    w += IS_WILD[card]
-                out[nat + r * MELD_KEYS + key] = float(len(cards) - w)
-                out[wild + r * MELD_KEYS + key] = float(w)
-            out[st["runs"] + r] = float(runs)
-            out[st["canastas"] + r] = float(canastas)
-            out[st["red_threes"] + r] = float(len(view.red_threes[team]))
-            out[st["opened"] + r] = 1.0 if view.opened[team] else 0.0
-            out[st["scores"] + r] = float(view.scores[team])
-            out[st["opening_minimum"] + r] = float(view.opening_minimum[team])
+            cached = known_cache[s]
+            # The state's known tuples are replaced, never changed, when a hand's known
+            # cards change, so the same object means the same counts.
+            if cached[0] is not counts:
+                cached = known_cache[s] = (counts, array("f", counts) if any(counts) else None)
+            if cached[1] is not None:  # None: nothing known, the zeros stay
+                row = base + (r - 1) * NUM_CODES
+                out[row:row + NUM_CODES] = cached[1]
+        # The teams' parts (meld_naturals .. opening_minimum) are one run of the vector; a
+        # team sees them the same until a meld, a red three or an opening changes them.
+        teams = (view.melds, view.red_threes, view.opened, view.scores, view.opening_minimum)
+        cached_teams = self._team_cache[view.team]
+        if cached_teams[0] != teams:
+            # The melds' dicts copied: the key must not change with the view it came from.
+            key = (tuple(dict(m) for m in view.melds), *teams[1:])
+            cached_teams = self._team_cache[view.team] = (key, self._team_block(view))
+        out[self._o_nat:self._o_teams_end] = cached_teams[1]
         if view.pile_top is not None:
-            out[st["pile_top"] + view.pile_top] = 1.0
-        base = st["pile_cards"]
-        for card in view.pile:
-            out[base + card] += 1.0
-        base = st["pile"]
-        out[base] = float(view.pile_size)
+            out[self._o_top + view.pile_top] = 1.0
+        pile = view.pile
+        if pile:
+            out[self._o_pile_cards:self._o_pile_cards + NUM_CODES] = self._pile_counts(pile)
+        base = self._o_pile
+        hidden = view.hidden
+        out[base] = view.pile_size
         out[base + 1] = 1.0 if view.pile_frozen else 0.0
         out[base + 2] = 1.0 if view.stopped else 0.0
-        out[base + 3] = float(view.hidden["pile"] + view.hidden["pending"])
-        base = st["pending"]
+        out[base + 3] = hidden["pile"] + hidden["pending"]
+        base = self._o_pending
         for card in view.pending_pile:
             out[base + card] += 1.0
-        out[st["stock"]] = float(view.stock_size)
-        out[st["stock"] + 1] = float(view.hidden["surprise"])
-        out[st["phase"] + PHASES.index(view.phase)] = 1.0
-        out[st["current"] + (view.current - seat) % p] = 1.0
-        out[st["actor"] + (view.actor - seat) % p] = 1.0
-        out[st["opening"]] = float(view.opening_points)
-        out[st["opening"] + 1] = 1.0 if view.provisional is not None else 0.0
-        return np.frombuffer(out, dtype=np.float32)
+        base = self._o_stock
+        out[base] = view.stock_size
+        out[base + 1] = hidden["surprise"]
+        out[self._o_phase + self._phase_index[view.phase]] = 1.0
+        out[self._o_current + (view.current - seat) % p] = 1.0
+        out[self._o_actor + (view.actor - seat) % p] = 1.0
+        base = self._o_opening
+        out[base] = view.opening_points
+        out[base + 1] = 0.0 if view.provisional is None else 1.0
+        return np.frombuffer(out, _FLOAT32)  # dtype positional: the keyword costs more
+
+    def _team_block(self, view: View) -> array[float]:
+        """The teams' parts of ``view``'s observation (``meld_naturals`` to
+        ``opening_minimum``), relative to its team."""
+        nt = self.teams
+        start = self._o_nat
+        out = array("f", bytes(4 * (self._o_teams_end - start)))
+        nat, wild = self._o_nat - start, self._o_wild - start
+        meld_cache = self._meld_cache
+        for team in range(nt):
+            r = (team - view.team) % nt
+            melds = view.melds[team]
+            cached = meld_cache[team]
+            if cached[0] != melds:
+                cached = meld_cache[team] = (dict(melds), *self._meld_block(melds))
+            out[nat + r * MELD_KEYS:nat + (r + 1) * MELD_KEYS] = cached[1]
+            out[wild + r * MELD_KEYS:wild + (r + 1) * MELD_KEYS] = cached[2]
+            out[self._o_runs - start + r] = cached[3]
+            out[self._o_canastas - start + r] = cached[4]
+            out[self._o_reds - start + r] = len(view.red_threes[team])
+            out[self._o_opened - start + r] = 1.0 if view.opened[team] else 0.0
+            out[self._o_scores - start + r] = view.scores[team]
+            out[self._o_minimum - start + r] = view.opening_minimum[team]
+        return out
+
+    def _meld_block(self, melds: dict[int, tuple[int, ...]]) -> tuple[array[float],
+                                                                       array[float], int, int]:
+        """One team's melds: natural and wild cards per meld key (two rows of
+        :data:`MELD_KEYS`), sequence canastas, canastas."""
+        naturals = array("f", bytes(4 * MELD_KEYS))
+        wilds = array("f", bytes(4 * MELD_KEYS))
+        size = self.rules.melds.canasta_size
+        runs = canastas = 0
+        for key, cards in melds.items():
+            if len(cards) >= size:
+                canastas += 1
+            if key >= SEQUENCE_KEY:
+                runs += 1
+                continue
+            w = 0
+            for card in cards:
+                w += IS_WILD[card]
+            naturals[key] = len(cards) - w
+            wilds[key] = w
+        return naturals, wilds, runs, canastas
+
+    def _pile_counts(self, pile: tuple[int, ...]) -> array[float]:
+        """Copies per card code of the face-up pile ``pile``; from the last pile counted when
+        it is the same or has one card more on top (one discard since)."""
+        last, counts = self._pile_cache
+        if pile != last:
+            if len(pile) == len(last) + 1 and pile[:-1] == last:
+                counts = counts[:]
+                counts[pile[-1]] += 1.0
+            else:
+                counts = array("f", bytes(4 * NUM_CODES))
+                for card in pile:
+                    counts[card] += 1.0
+            self._pile_cache = (pile, counts)
+        return counts

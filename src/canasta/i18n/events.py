@@ -13,13 +13,16 @@ key, its values (cards as card texts, which read the same in every language) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from canasta.core.cards import WILD_RANK, card_text, rank_text
 from canasta.i18n.catalogue import DEFAULT, has, t
 
 Entry = dict[str, Any]
+
+#: The values of an entry that hold card texts (one card, or several apart by spaces).
+CARD_VALUES = ("card", "cards", "top")
 
 
 def _cards(cards: Sequence[int] | None) -> str:
@@ -105,6 +108,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
         entry: Entry = {"key": f"event.hand_end.{event.reason}", "values": {}}
         if event.went_out is not None:
             entry["seat"] = event.went_out
+            if event.went_out == viewer and has(entry["key"] + ".self"):
+                entry["key"] += ".self"  # "you go out", not "You goes out"
         out.append(entry)
     elif kind == "Played":
         out.append(_entry("played", seat, viewer, action=event.action.text()))
@@ -114,7 +119,8 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
 def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
            teams: Sequence[str] | None = None,
            team_seats: Sequence[Sequence[int]] | None = None,
-           viewer: int | None = None) -> str:
+           viewer: int | None = None,
+           card_label: Callable[[str], str] | None = None) -> str:
     """The text of one entry: ``names[seat]`` fills ``{name}`` and ``teams[team]``
     ``{team}`` (without names: ``seat N`` / ``team N``, numbered from 0 as in the engine).
 
@@ -122,9 +128,15 @@ def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None
     ``.yours`` form when ``viewer`` is on it ("Your side has opened"), its ``.plural`` form
     for a side of several players ("Ann & Bo have opened"). A ``count`` of 1 takes the
     key's ``.one`` form ("draws a card"). Each form is used only where the catalogue has it,
-    as the web page does (``entryText`` in ``static/table.js``)."""
+    as the web page does (``entryText`` in ``static/table.js``). ``card_label`` writes
+    each card of the values that hold cards (:data:`CARD_VALUES`), e.g. with its suit's
+    symbol ("7♥"); without it the card texts stay as they are ("7h")."""
     key = entry["key"]
     values = dict(entry.get("values", {}))
+    if card_label is not None:
+        for name in CARD_VALUES:
+            if name in values:
+                values[name] = " ".join(card_label(c) for c in str(values[name]).split())
     seat = entry.get("seat")
     if seat is not None:
         values["name"] = names[seat] if names else f"seat {seat}"
@@ -145,12 +157,14 @@ def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None
 def describe_event(event: Any, viewer_seat: int | None = None, lang: str = DEFAULT,
                    names: Sequence[str] | None = None,
                    teams: Sequence[str] | None = None,
-                   team_seats: Sequence[Sequence[int]] | None = None) -> str:
+                   team_seats: Sequence[Sequence[int]] | None = None,
+                   card_label: Callable[[str], str] | None = None) -> str:
     """One event in words, as ``viewer_seat`` sees it ("You draw 7h" / "North draws a card
     from the stock"); "" for an event without a line. ``viewer_seat`` None (or
     ``canasta.core.events.PUBLIC``): an onlooker, who sees the public form only.
-    ``team_seats`` makes the verb agree with a side (:func:`render`)."""
-    return " ".join(render(e, lang, names, teams, team_seats, viewer_seat)
+    ``team_seats`` makes the verb agree with a side and ``card_label`` writes the cards
+    (:func:`render`)."""
+    return " ".join(render(e, lang, names, teams, team_seats, viewer_seat, card_label)
                     for e in event_entries(event, viewer_seat))
 
 

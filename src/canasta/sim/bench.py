@@ -20,8 +20,9 @@ round's ratio canasta / gin_rummy and their median. ``--baseline SRC`` runs, in 
 the same play-outs with the ``canasta`` package found under the folder ``SRC`` (e.g. the
 ``src`` of an older commit checked out with ``git worktree add``) in a subprocess, and prints
 the median ratio new / old; ``--pure`` does the same with this package's pure-Python core
-(``CANASTA_PURE=1``). Ratios are medians of the per-round ratios. Not a test: nothing here
-asserts a speed.
+(``CANASTA_PURE=1``). Ratios are medians of the per-round ratios. ``--cpu`` times the
+play-outs (ours and the subprocesses') by each process's CPU time instead of the wall clock:
+steadier on a shared, loaded machine. Not a test: nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -55,18 +56,19 @@ def core_kind() -> str:
 # -- random play-outs ----------------------------------------------------------------------
 
 
-def playout_run(variant: str, hands: int, players: int, seed: int) -> tuple[int, float]:
-    """Play ``hands`` random hands; returns (decisions, seconds)."""
+def playout_run(variant: str, hands: int, players: int, seed: int,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """Play ``hands`` random hands; returns (decisions, seconds of ``clock``)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for h in range(hands):
         state = State.deal(rules, players, seed=seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, clock() - start
 
 
 #: Run in a subprocess with another ``canasta`` on the path (``--baseline``): the same
@@ -77,30 +79,32 @@ import canasta
 from canasta.core.rules import load_preset
 from canasta.core.state import State
 variant, hands, players, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+clock = time.process_time if sys.argv[5:] == ["cpu"] else time.perf_counter
 rules = load_preset(variant)
 rng = random.Random(seed)
 n = 0
-t = time.perf_counter()
+t = clock()
 for h in range(hands):
     s = State.deal(rules, players, seed=seed * 100_003 + h)
     while not s.is_over:
         s.apply(rng.choice(s.legal_actions()))
         n += 1
-print(json.dumps([n, time.perf_counter() - t, canasta.__file__]))
+print(json.dumps([n, clock() - t, canasta.__file__]))
 """
 
 
 def baseline_run(src: str, variant: str, hands: int, players: int,
-                 seed: int, pure: bool = False) -> tuple[int, float]:
+                 seed: int, pure: bool = False, cpu: bool = False) -> tuple[int, float]:
     """The play-outs of :func:`playout_run` with the package under ``src`` (with ``pure``:
-    its pure-Python core, ``CANASTA_PURE=1``); (decisions, seconds). Raises RuntimeError when
-    the subprocess fails or imports another package."""
+    its pure-Python core, ``CANASTA_PURE=1``); (decisions, seconds: of CPU time with
+    ``cpu``). Raises RuntimeError when the subprocess fails or imports another package."""
     env = dict(os.environ, PYTHONPATH=src)
     env.pop("CANASTA_PURE", None)
     if pure:
         env["CANASTA_PURE"] = "1"
     proc = subprocess.run(
-        [sys.executable, "-c", BASELINE_SCRIPT, variant, str(hands), str(players), str(seed)],
+        [sys.executable, "-c", BASELINE_SCRIPT, variant, str(hands), str(players), str(seed),
+         *(["cpu"] if cpu else [])],
         capture_output=True, text=True, env=env, cwd=src,
     )
     if proc.returncode:
@@ -228,7 +232,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pure", action="store_true",
                         help="also time this package's pure-Python core (CANASTA_PURE=1) in "
                              "every round, in a subprocess")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time the play-outs by CPU time (time.process_time) instead of "
+                             "the wall clock")
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     ours: dict[str, list[float]] = {v: [] for v in VARIANTS}
@@ -238,13 +246,15 @@ def main(argv: list[str] | None = None) -> None:
     ratios: dict[str, list[float]] = {v: [] for v in VARIANTS}
     for r in range(args.rounds):
         for v in VARIANTS:
-            n, secs = playout_run(v, args.hands, args.players, seed=r)
+            n, secs = playout_run(v, args.hands, args.players, seed=r, clock=clock)
             ours[v].append(n / secs)
             if args.baseline:
-                n, secs = baseline_run(args.baseline, v, args.hands, args.players, seed=r)
+                n, secs = baseline_run(args.baseline, v, args.hands, args.players, seed=r,
+                                       cpu=args.cpu)
                 old[v].append(n / secs)
             if args.pure:
-                n, secs = baseline_run(here, v, args.hands, args.players, seed=r, pure=True)
+                n, secs = baseline_run(here, v, args.hands, args.players, seed=r, pure=True,
+                                       cpu=args.cpu)
                 pure[v].append(n / secs)
         if args.against == "openspiel":
             n, secs = gin_rummy_run(args.games, seed=r)
@@ -278,7 +288,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"canasta benchmark ({core_kind()} core, Python "
           f"{sys.version_info.major}.{sys.version_info.minor}): random play-outs, "
           f"{args.players} players, median of {args.rounds} interleaved rounds of "
-          f"{args.hands} hands per variant")
+          f"{args.hands} hands per variant"
+          + (", play-outs timed by CPU time" if args.cpu else ""))
     for v in VARIANTS:
         line = f"  decisions/s {v:<14} {statistics.median(ours[v]):10,.0f}"
         if args.baseline:

@@ -20,7 +20,9 @@ function renderClock() {
     e.classList.toggle("low", n <= 10);
   });
 }
-setInterval(() => { if (S && S.clock) renderClock(); }, 250);
+// table.js (which declares S) loads after this script: until it has, there is no clock
+// (a slow server left it unloaded for a tick: "S is not defined")
+setInterval(() => { if (typeof S !== "undefined" && S && S.clock) renderClock(); }, 250);
 
 function moveText(a) {
   const cards = (a.cards || []).map(cardLabel).join(" ");

@@ -89,7 +89,7 @@ function linkRow(label, url, withOpen = false) {
   });
   row.appendChild(copy);
   if (withOpen) {
-    const open = el("a", "btn small secondary", t("open"));
+    const open = el("a", "btn small secondary", t("ui.open"));
     open.href = url;
     open.target = "_blank";
     open.rel = "noopener";

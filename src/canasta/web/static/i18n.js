@@ -52,6 +52,12 @@ function t(key, params) {
   return fill(s, params);
 }
 
+// t(key) for a count n: the key's ".one" form for one where the catalogue has it ("1 card").
+function tCount(key, n, params) {
+  const k = n === 1 && hasText(key + ".one") ? key + ".one" : key;
+  return t(k, Object.assign({ n }, params));
+}
+
 // t(key) where the catalogue has it, else the fallback text (a name from the server).
 function tOr(key, fallback, params) {
   return hasText(key) ? t(key, params) : fill(String(fallback), params);

@@ -148,11 +148,16 @@ async function onSubmit(ev) {
   const n = Number($("players").value);
   const options = {};
   document.querySelectorAll("#options select").forEach((s) => { options[s.name.slice(4)] = s.value; });
-  const seats = [...document.querySelectorAll(".seat-row")].map((r) => ({
-    type: r.querySelector(".type").value,
-    level: r.querySelector(".level").value,
-    name: r.querySelector("input").value.trim(),
-  }));
+  // a person left unnamed is "Giocatore 1" in the creator's language (the server's default,
+  // "Player 1", is English on every page); bots keep the server's "Bot 2"
+  const seats = [...document.querySelectorAll(".seat-row")].map((r, i) => {
+    const type = r.querySelector(".type").value;
+    const typed = r.querySelector("input").value.trim();
+    return {
+      type, level: r.querySelector(".level").value,
+      name: typed || (type === "human" ? t("ui.player_n", { n: i + 1 }) : ""),
+    };
+  });
   const body = {
     variant: $("variant").value, players: n, options, seats,
     clock: Number($("clock").value), level: $("away-level").value,

@@ -32,7 +32,7 @@ function renderOpen() {
     const free = tab.seats.filter((s) => s.kind === "open");
     const head = el("div", "open-head");
     head.appendChild(el("b", null, variantName(tab.variant)));
-    head.appendChild(el("span", "tag", `${tab.players} \u00b7 ${t("ui.free_seats", { n: free.length })}`));
+    head.appendChild(el("span", "tag", `${tab.players} \u00b7 ${tCount("ui.free_seats", free.length)}`));
     li.appendChild(head);
     const seats = el("div", "open-seats");
     tab.seats.forEach((s) => {

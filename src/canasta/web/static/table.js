@@ -141,6 +141,10 @@ function teamLabel(t_) {
 // One log entry from the server ({key, values, seat?, team?}) in this page's language.
 function entryText(entry) {
   const values = Object.assign({}, entry.values);
+  // cards as the hand shows them, "7♥", not as typed, "7h" (CARD_VALUES in i18n/events.py)
+  for (const k of ["card", "cards", "top"]) {
+    if (k in values) values[k] = String(values[k]).split(" ").map(cardLabel).join(" ");
+  }
   if (entry.seat !== undefined && entry.seat !== null) values.name = seatName(entry.seat);
   let key = entry.key;
   if (entry.team !== undefined && entry.team !== null) {
@@ -229,7 +233,7 @@ function renderSeats() {
     const last = lastMoveText((V().last_moves || [])[i]);
     if (last) chip.appendChild(el("div", "seat-last", last));
     if (S.clock && S.clock.seat === i) chip.appendChild(el("div", "seat-clock"));
-    chip.title = t("ui.cards_n", { n: V().hand_sizes[i] });
+    chip.title = tCount("ui.cards_n", V().hand_sizes[i]);
     // the own seat sits at the bottom, by the hand; the others around the table
     place(i).appendChild(chip);
   }
