@@ -50,6 +50,39 @@ def pg_reachable() -> str | None:
 
 
 BACKENDS = ["sqlite", "postgresql"]
+REDIS_URL = os.environ.get("CANASTA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def redis_reachable() -> str | None:
+    """None when Redis answers at REDIS_URL, else the reason it does not."""
+    try:
+        import redis
+    except ImportError:
+        return "the redis library is not installed"
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means unreachable
+        return f"Redis at {REDIS_URL} is unreachable: {exc}".splitlines()[0]
+    return None
+
+
+@contextlib.contextmanager
+def pg_database(prefix: str = "canasta_test") -> Iterator[str]:
+    """A new PostgreSQL database for the test (dropped after it); its URL."""
+    reason = pg_reachable()
+    if reason:
+        pytest.skip(reason)
+    import psycopg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = PG_URL.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def make_store(backend: str, tmp_path: Path) -> Store:
@@ -138,9 +171,14 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m canasta.web`` in a child process (killed with SIGKILL by the tests)."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, log: Path | None = None) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, log: Path | None = None,
+                 redis: str | None = None, prefix: str | None = None,
+                 extra: list[str] | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.redis = redis
+        self.prefix = prefix
+        self.extra = extra or []
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -148,9 +186,12 @@ class ServerProcess:
 
     def start(self) -> None:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        cluster = ["--redis", self.redis, "--prefix", self.prefix or "canasta"] \
+            if self.redis else []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "canasta.web", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--log-level", "warning"],
+             "--bot-delay", str(self.bot_delay), "--log-level", "warning", *cluster,
+             *self.extra],
             stdout=out, stderr=out, cwd=ROOT,
         )
         end = time.monotonic() + 30

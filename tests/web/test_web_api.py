@@ -283,6 +283,7 @@ def test_a_move_that_cannot_be_stored_is_not_played(client: Any, monkeypatch: An
         raise StorageError("disk on fire")
 
     monkeypatch.setattr(client.store, "append_actions", refuse)
+    monkeypatch.setattr(client.store, "append_many", refuse)  # moves go in batches
     r = _post(client, table, {"token": tok, "version": 0, "text": "draw"})
     assert r.status_code == 503 and r.json()["code"] == "storage"
     monkeypatch.undo()

@@ -8,7 +8,6 @@ import contextlib
 import random
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from canasta.core.state import State
 from canasta.formats.records import check_record
 from canasta.i18n import describe_event
 from canasta.web.storage import Store
-from conftest import BACKENDS, PG_URL, ServerProcess, pg_reachable
+from conftest import BACKENDS, ServerProcess, pg_database
 
 
 @contextlib.contextmanager
@@ -31,20 +30,8 @@ def database(backend: str, tmp_path: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'tables.sqlite3'}"
         return
-    reason = pg_reachable()
-    if reason:
-        pytest.skip(reason)
-    import psycopg
-
-    name = f"canasta_restart_{uuid.uuid4().hex[:10]}"
-    admin = PG_URL.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with pg_database("canasta_restart") as url:
+        yield url
 
 
 def essentials(view: dict[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def test_migrations_create_the_tables_and_run_twice(store: Store) -> None:
             "canasta_alembic_version"} <= names
     with store.engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT version_num FROM canasta_alembic_version").all()
-    assert rows == [("0003",)]
+    assert rows == [("0004",)]
 
 
 def test_the_models_match_the_migrations(store: Store) -> None:
@@ -93,18 +93,97 @@ def test_two_servers_on_one_database_cannot_both_move(store: Store, tmp_path: An
 def test_the_end_of_a_hand_is_stored_with_its_last_action(store: Store) -> None:
     data = table_data()
     store.create_table(data)
-    record = {"format": "canasta-record", "hands": [{"actions": [[1, "discard Kh"]]}]}
+    sheets = [{"team": 0, "items": [], "hand_total": 0, "score_before": 0, "score_after": 0,
+               "codes": []}]
     store.append_actions(data.id, 0, 0, [(1, "discard Kh")],
-                         FinishedHand(0, "went_out", record, match_over=True))
-    assert store.hand_record(data.id, 0) == record
+                         FinishedHand(0, "went_out", sheets, match_over=True), turn="over")
     assert store.finished_hands(data.id) == [0]
-    assert store.load(data.id).status == "over"
-    assert store.load(data.id).hands[0].end_reason == "went_out"
+    loaded = store.load(data.id)
+    assert loaded.status == "over" and loaded.turn == "over"
+    assert loaded.hands[0].end_reason == "went_out" and loaded.hands[0].sheets == sheets
     # a failed write leaves no half-finished hand behind
     with pytest.raises(StorageError):
         store.append_actions(data.id, 0, 0, [(1, "draw")],
-                             FinishedHand(0, "stock_exhausted", {}, match_over=False))
-    assert store.hand_record(data.id, 0) == record
+                             FinishedHand(0, "stock_exhausted", [], match_over=False))
+    assert store.load(data.id).hands[0].sheets == sheets
+    assert store.load(data.id).hands[0].end_reason == "went_out"
+
+
+def test_a_process_catches_up_with_only_what_changed(store: Store) -> None:
+    data = table_data()
+    store.create_table(data)
+    store.append_actions(data.id, 0, 0, [(1, "draw"), (1, "discard Kh")])
+    same = store.changes_since(data.id, 2, 0)
+    assert same.version == 2 and same.actions == [] and same.hands is None
+    later = store.changes_since(data.id, 1, 0)
+    assert later.actions == [(1, "discard Kh")] and later.hands is None
+    assert [s.name for s in later.seats] == ["Ann", "Bot"]
+    # an undo (the version moves without a new action): the hand anew
+    store.undo_actions(data.id, 2, 1)
+    undone = store.changes_since(data.id, 2, 0)
+    assert undone.version == 3 and undone.actions is None
+    assert [h.actions for h in undone.hands] == [[(1, "draw")]]
+    # a new hand: the hands from the one held on, the new one with its actions
+    store.append_hand(data.id, 3, HandData(1, 1, ["2c"], [10]))
+    store.append_actions(data.id, 4, 1, [(0, "draw")])
+    dealt = store.changes_since(data.id, 3, 0)
+    assert [h.number for h in dealt.hands] == [0, 1]
+    assert dealt.hands[1].actions == [(0, "draw")] and dealt.hands[1].scores_before == [10]
+    live = store.load_live(data.id)
+    assert live.hands[0].actions == [] and live.hands[1].actions == [(0, "draw")]
+    assert store.changes_since("nosuchtable", 0, 0) is None
+
+
+def test_one_process_at_a_time_holds_a_lease(store: Store) -> None:
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from canasta.web.models import TableRow
+
+    for n in range(3):
+        d = table_data(f"tbl000{n}")
+        d.turn = "bot"
+        store.create_table(d)
+    ids = ["tbl0000", "tbl0001", "tbl0002"]
+    assert sorted(store.orphans()) == ids
+    assert store.claim("a", ids[:2], 60) == ids[:2]
+    assert store.claim("b", ids, 60) == ["tbl0002"]
+    assert store.orphans() == []
+    assert store.renew("a", 60) == set(ids[:2])
+    # a's process dies: its leases run out and b takes them
+    with store.engine.begin() as c:
+        c.execute(update(TableRow).where(TableRow.owner == "a")
+                  .values(lease_until=dt.datetime(2000, 1, 1)))
+    assert sorted(store.orphans()) == ids[:2]
+    assert sorted(store.claim("b", ids, 60)) == ids
+    assert store.renew("a", 60) == set()
+    store.release("b", ["tbl0000"])
+    assert store.orphans() == ["tbl0000"]
+    store.release(None)
+    assert sorted(store.orphans()) == ids
+
+
+def test_expired_tables_are_deleted(store: Store) -> None:
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from canasta.web.models import TableRow
+
+    for n, status in enumerate(["over", "playing", "playing", "over"]):
+        d = table_data(f"tbl000{n}")
+        d.status = status
+        store.create_table(d)
+    old = dt.datetime(2000, 1, 1)
+    with store.engine.begin() as c:
+        c.execute(update(TableRow).where(TableRow.id.in_(["tbl0000", "tbl0001"]))
+                  .values(updated_at=old))
+    day_ago = dt.datetime(2001, 1, 1)
+    assert sorted(store.expire(day_ago, old)) == ["tbl0000"]  # in play, not long enough
+    assert store.expire(day_ago, day_ago) == ["tbl0001"]
+    assert store.load("tbl0000") is None and store.actions("tbl0001") == []
+    assert sorted(store.table_ids()) == ["tbl0002", "tbl0003"]
 
 
 def test_seat_controller_is_stored(store: Store) -> None:

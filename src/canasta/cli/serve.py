@@ -25,9 +25,24 @@ def register(app: typer.Typer) -> None:
         away_after: float = typer.Option(
             45.0, "--away-after", min=0.0,
             help="Seconds a disconnected person's turn waits before a bot plays it."),
+        redis: str = typer.Option(
+            None, "--redis",
+            help="Redis URL (redis://127.0.0.1:6379/0): several processes on one "
+                 "PostgreSQL database publish their changes through it."),
+        workers: int = typer.Option(
+            1, "--workers", min=1,
+            help="Processes started behind the one port (needs PostgreSQL and --redis)."),
+        prefix: str = typer.Option("canasta", "--prefix", help="Redis channel prefix."),
+        keep_finished: float = typer.Option(
+            None, "--keep-finished", min=0.0,
+            help="Seconds a table is kept once its match is over (default a day)."),
+        keep_abandoned: float = typer.Option(
+            None, "--keep-abandoned", min=0.0,
+            help="Seconds a table in play is kept while nobody moves (default a week)."),
     ) -> None:
         """Serve tables in the browser: create one, send the invitation links, play."""
         from canasta.web.server import run
 
         typer.echo(f"canasta: open http://{host}:{port}/ to create a table (database {db})")
-        run(host, port, db, bot_delay, log_level, away_after)
+        run(host, port, db, bot_delay, log_level, away_after, redis, workers, prefix,
+            keep_finished, keep_abandoned)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from canasta.core.actions import Action, parse_action
@@ -64,6 +64,42 @@ class Match:
         self.seed = seed if seed is not None else random.randrange(2**63)
         self.winner: int | None = None
         self.state: State = self._deal()
+
+    @classmethod
+    def resume(cls, rules: Rules, players: int, hands: Sequence[HandRecord], *, seed: int,
+               team_size: int | None = None) -> Match:
+        """A match taken up where its stored hands stop, replaying only the last hand.
+
+        Every hand but the last is taken as recorded (its ``sheets`` give the match scores;
+        its actions are not replayed); the last is dealt from its ``deck`` with its dealer
+        and ``scores_before``, and its ``actions`` applied; when they end it, it is scored.
+        The next hand is dealt from ``seed`` like any match's (:meth:`next_hand`), so a match
+        stored by a server and resumed deals as if it had never stopped.
+
+        Raises:
+            ValueError: no hands, or a finished hand without sheets.
+            MisdealError: the last deck does not deal.
+            IllegalActionError, ActionParseError: a stored action does not replay.
+        """
+        if not hands:
+            raise ValueError("a match needs at least one hand")
+        for number, rec in enumerate(hands[:-1]):
+            if not rec.sheets:
+                raise ValueError(f"hand {number} is not finished (it has no score sheets)")
+        last = hands[-1]
+        # the constructor deals a hand of its own, replaced below (a deal costs little and
+        # keeps a single way of building a match, compiled or not)
+        match = cls(rules, players, seed=seed, team_size=team_size, first_dealer=last.dealer)
+        match.hands = [replace(rec, actions=list(rec.actions), sheets=list(rec.sheets))
+                       for rec in hands[:-1]]
+        match.scores = list(last.scores_before)
+        match.dealer = last.dealer % players
+        match.state = match._deal(last.deck)
+        for _seat, text in last.actions:
+            match.apply(text)
+        if match.state.is_over:
+            match.finish_hand()
+        return match
 
     def _deal(self, deck: Sequence[int] | None = None) -> State:
         # A misdeal (seed 000: wild cards turned before a natural) is dealt again; the number

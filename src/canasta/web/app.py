@@ -97,12 +97,26 @@ def _bearer(request: Request) -> str | None:
 
 
 def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float = 0.6,
-               away_after: float = 45.0, store: Store | None = None) -> Starlette:
+               away_after: float = 45.0, store: Store | None = None,
+               redis: str | None = None, prefix: str = "canasta",
+               origin: str | None = None, tuning: dict[str, float] | None = None) -> Starlette:
     """Build the app. ``db`` is a SQLAlchemy URL (or a SQLite file path); migrations run at
     start-up. ``away_after``: seconds a disconnected person's turn waits before a bot plays
-    it. ``store`` replaces ``db`` (tests)."""
+    it. ``store`` replaces ``db`` (tests). ``redis``: a Redis URL, for several processes on
+    one PostgreSQL database (``prefix`` names the channel; ``origin`` this process, see
+    :func:`canasta.web.pubsub.new_origin`). ``tuning`` sets attributes of
+    :class:`canasta.web.cluster.Cluster` (``lease``, ``keep_finished``, ...)."""
+    from canasta.web.pubsub import make_bus
+
     store = store or Store(db)
-    manager = TableManager(store, bot_delay=bot_delay, away_after=away_after)
+    bus = make_bus(redis, prefix)
+    if origin:
+        bus.origin = origin
+    manager = TableManager(store, bot_delay=bot_delay, away_after=away_after, bus=bus)
+    for key, value in (tuning or {}).items():
+        if not hasattr(manager.cluster, key):
+            raise ValueError(f"no setting '{key}' of the cluster")
+        setattr(manager.cluster, key, value)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -270,6 +284,9 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(json.dumps(message))
 
+        async def send_text(text: str) -> None:
+            await ws.send_text(text)
+
         try:
             table = await manager.get(table_id)
         except WebError as exc:
@@ -281,7 +298,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             if not isinstance(hello, dict) or hello.get("type") != "hello":
                 raise WebError("malformed", "first send {\"type\": \"hello\", \"token\": ...}")
             token = hello.get("token")
-            conn = Connection(send, None)
+            conn = Connection(send, None, send_text)
             await manager.attach(table, conn, token)
         except WebError as exc:
             await send(exc.to_json(table.version))

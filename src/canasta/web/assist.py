@@ -8,7 +8,7 @@ person asked at; they are sent to that person only, never stored.
 
 from __future__ import annotations
 
-import asyncio
+import time
 from typing import Any
 
 from canasta.bots import Suggestion
@@ -54,11 +54,11 @@ class AssistedService(TableService):
             if not table.settings.hints:
                 raise WebError("not-allowed", "hints are switched off at this table")
             self._check_turn(table, seat)
-            view = table.game.state.view(seat)
+            view = table.game.view(seat)
             version = table.version
         from canasta.bots import suggest  # looked up when asked: tests put their own
 
-        items = await asyncio.to_thread(suggest, view, HINT_COUNT, self.hint_budget)
+        items = await self.think(suggest, view, HINT_COUNT, self.hint_budget)
         return {"type": "hint", "version": version, "items": suggestions_json(list(items))}
 
     async def undo(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
@@ -75,6 +75,7 @@ class AssistedService(TableService):
             seat = table.seat_of(token)
             if not table.settings.undo:
                 raise WebError("not-allowed", "undo is not a house rule of this table")
+            await self.fresh(table, version)
             self._check_version(table, version)
             self._check_turn(table, seat)
             mark = table.undo_mark
@@ -83,15 +84,21 @@ class AssistedService(TableService):
                 raise WebError("not-allowed",
                                "nothing to undo: only your melds and lay-offs of this turn, "
                                "before the discard")
+            seen = table.version
+            at = time.time()
             try:
-                await asyncio.to_thread(self.store.undo_actions, table.id, table.version,
-                                        len(since))
+                await self.db(self.store.undo_actions, table.id, seen, len(since), at)
             except Exception:
-                await self._reload(table)
+                await self.refresh(table, rebuild=True)
+                if table.version != seen:
+                    self._changed(table)
+                    raise WebError("stale", "the table has moved on: look again") from None
                 raise WebError("storage", "the undo could not be stored; try again") from None
             assert mark is not None
             mark.undo(table.game.match)
-            table.version += 1
+            table.version = seen + 1
+            table.changed_at = at
+            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             self._changed(table)
             return table.payload(seat)
 
@@ -113,7 +120,7 @@ class AssistedService(TableService):
             target = table.seats[seat]
             if target.controller == "bot":
                 raise WebError("not-allowed", f"a bot already plays {target.name}'s seat")
-            if seat != me and target.connections > 0:
+            if seat != me and table.connected(seat) > 0:
                 raise WebError("not-allowed", f"{target.name} is at the table")
             await self._set_controller(table, target, "bot", level)
             if seat == table.game.state.actor:

@@ -63,7 +63,7 @@ class ClockKeeper:
                 if table.clock_turn == turn and table.clock_deadline is not None \
                 else time.monotonic()
             clock = started + table.settings.clock
-        away = seat.gone_since + self.away_after if seat.connections == 0 else None
+        away = seat.gone_since + self.away_after if table.connected(seat.seat) == 0 else None
         return clock, away
 
     def rearm(self, table: Table) -> None:

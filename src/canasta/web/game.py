@@ -1,89 +1,158 @@
-"""A table's match, rebuilt from stored deck orders and actions, and the views sent to clients.
+"""A table's match (a :class:`canasta.core.match.Match`, which deals, rotates the dealer and
+scores), taken up from storage, and the views sent to clients.
 
-This is the web server's thin adapter over the engine. It uses the public API only:
-:func:`canasta.formats.records.record_to_match` replays a table's stored hands (the same code that
-reads game records), :meth:`canasta.core.state.State.view` gives what one seat may see, and the
-JSON sent to a client is built from that :class:`~canasta.core.state.View` alone, so a client never
-receives another hand, the stock order or the surprise cards.
+This is the web server's thin adapter over the engine, through its public API:
+:meth:`Match.resume <canasta.core.match.Match.resume>` takes a stored table up from its
+current hand (the finished hands are not replayed), :meth:`Match.next_hand` deals, and
+:meth:`canasta.core.state.State.view` gives what one seat may see. The JSON sent to a client
+is built from that :class:`~canasta.core.state.View` alone, so a client never receives another
+hand, the stock order or the surprise cards.
+
+What every message repeats (the hand's public events, its log, the score sheets) is built
+once per event or per hand and kept: a message after the hundredth action of a hand costs
+what one after the first does, apart from copying the lists.
 """
 
 from __future__ import annotations
 
-import random
+import json
+import secrets
 from typing import Any
 
 from canasta.core.actions import Action, action_to_json
-from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, make_deck, rank_text
-from canasta.core.events import PUBLIC
-from canasta.core.match import MAX_REDEALS, Match
-from canasta.core.rules import Rules, load_preset
-from canasta.core.state import MisdealError, Phase, State, View
+from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, parse_card, rank_text
+from canasta.core.events import PUBLIC, Event
+from canasta.core.match import HandRecord, Match
+from canasta.core.melds import classify_meld
+from canasta.core.rules import Rules
+from canasta.core.scoring import ScoreSheet
+from canasta.core.state import Phase, State, View
 from canasta.formats.eventjson import event_to_json
-from canasta.formats.records import match_to_record, record_to_match
+from canasta.formats.jsondoc import Reader, rules_to_json
+from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries
+from canasta.web.connections import JSONList
 from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
-from canasta.web.storage import HandData, TableData
-
-_SYSRAND = random.SystemRandom()
+from canasta.web.models import HandData, TableData
 
 
-def shuffled_deck(rules: Rules, players: int, team_size: int | None, dealer: int,
-                  scores: list[int], rng: random.Random | None = None) -> list[str]:
-    """A fresh deck order (card texts, top card first) that deals without a misdeal."""
-    rng = rng or _SYSRAND
-    for _ in range(MAX_REDEALS):
-        deck = make_deck(rules.packs(players), rules.deal.jokers_per_pack)
-        rng.shuffle(deck)
-        try:
-            State.deal(rules, players, deck=deck, dealer=dealer, scores=scores,
-                       team_size=team_size)
-        except MisdealError:
-            continue
-        return [card_text(c) for c in deck]
-    raise MisdealError(f"{MAX_REDEALS} misdeals in a row [deal.redeal_after_wild_upcards]")
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules as a table stores them: ``{"options": the options as applied (the preset's
+    named house rules with their values, then any field set), "rules": every field}``."""
+    return {"options": dict(rules.options), "rules": rules_to_json(rules)}
 
 
-def record_of(data: TableData, names: list[str], hands: list[HandData] | None = None
-              ) -> dict[str, Any]:
-    """The game record (canasta.formats.records format) of the stored ``hands`` of a table."""
+def rules_of(data: TableData) -> Rules:
+    """The rules of a stored table: its complete stored rules (a changed or removed preset
+    file changes nothing, not even the names of its options), or for a table stored before
+    they were, its preset and options.
+
+    Raises:
+        canasta.formats.records.RecordError: the stored rules do not read.
+    """
+    doc: dict[str, Any] = {"variant": data.variant, "options": dict(data.options)}
+    if data.rules is not None and isinstance(data.rules.get("rules"), dict):
+        doc["options"] = dict(data.rules.get("options") or {})
+        doc["rules"] = data.rules["rules"]
+    return Reader(f"table {data.id}", RecordError).rules(doc)
+
+
+def sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
+    """A score sheet as stored: ``ScoreSheet.to_dict()`` and its item ``codes``."""
+    out: dict[str, Any] = sheet.to_dict()
+    out["codes"] = [[code, dict(values)] for code, values in sheet.codes]
+    return out
+
+
+def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:
+    """The score sheet :func:`sheet_to_json` stored (codes may be missing: old tables)."""
+    codes = tuple((str(c), dict(v)) for c, v in data.get("codes", []))
+    return ScoreSheet(int(data["team"]),
+                      tuple((str(i["label"]), int(i["points"])) for i in data["items"]),
+                      int(data["hand_total"]), int(data["score_before"]), codes)
+
+
+def hand_record_of(hand: HandData) -> HandRecord:
+    return HandRecord(hand.dealer, tuple(parse_card(c) for c in hand.deck),
+                      tuple(hand.scores_before), list(hand.actions),
+                      [sheet_from_json(s) for s in hand.sheets or []], hand.end_reason)
+
+
+def hand_data_of(number: int, rec: HandRecord) -> HandData:
+    return HandData(number, rec.dealer, [card_text(c) for c in rec.deck],
+                    list(rec.scores_before))
+
+
+def record_of(data: TableData, names: list[str], upto: int | None = None) -> dict[str, Any]:
+    """The game record (canasta.formats.records) of a table's finished hands, up to hand
+    ``upto``, from ``data`` loaded with every hand's actions (:meth:`Store.load`): nothing is
+    replayed. The deck of a hand in play is never in it, nor the seed of the deals to come."""
+    from canasta import __version__
+
+    rules = rules_of(data)
+    done = [h for h in data.hands if h.finished and h.sheets is not None
+            and (upto is None or h.number <= upto)]
+    scores = [int(s["score_after"]) for s in done[-1].sheets or []] if done else []
+    winner = None
+    if done and data.status == "over" and done[-1].number == data.hands[-1].number:
+        winner = _winner(rules, data)
     return {
-        "format": "canasta-record",
-        "version": 1,
-        "variant": data.variant,
-        "options": dict(data.options),
-        "players": data.players,
-        "team_size": data.team_size,
-        "names": names,
-        "seed": None,
-        "hands": [
-            {"dealer": h.dealer, "deck": list(h.deck), "scores_before": list(h.scores_before),
-             "actions": [[seat, text] for seat, text in h.actions], "end_reason": "",
-             "sheets": []}
-            for h in (data.hands if hands is None else hands)
-        ],
+        "format": FORMAT, "version": VERSION, "engine": __version__,
+        "variant": rules.name, "options": dict(rules.options), "rules": rules_to_json(rules),
+        "players": data.players, "team_size": data.team_size, "names": names, "seed": None,
+        "hands": [{"dealer": h.dealer, "deck": list(h.deck),
+                   "scores_before": list(h.scores_before),
+                   "actions": [[seat, text] for seat, text in h.actions],
+                   "end_reason": h.end_reason,
+                   "sheets": [{k: v for k, v in s.items() if k != "codes"}
+                              for s in h.sheets or []]}
+                  for h in done],
+        "scores": scores, "winner": winner,
     }
 
 
-class Game:
-    """The match played at one table.
+def _winner(rules: Rules, data: TableData) -> int | None:
+    """The winner of a finished match: the last hand replayed to learn who went out."""
+    last = data.hands[-1]
+    match = Match.resume(rules, data.players, [hand_record_of(last)],
+                         seed=0, team_size=data.team_size)
+    return match.winner
 
-    Build it with :meth:`from_data` (a replay of what is stored); then :meth:`apply` actions and
-    :meth:`finish_hand` as the play goes on, and :meth:`from_data` again for a new hand.
-    """
+
+class Game:
+    """The match played at one table: the :class:`Match`, the players' names and what the
+    messages of the current version share."""
 
     def __init__(self, match: Match, names: list[str]) -> None:
         self.match = match
         self.names = names
+        self._views: dict[int, View] = {}
+        self._views_of: tuple[State | None, int] = (None, -1)
+        self._events: _EventCache = _EventCache()
+        self._sheets: tuple[int, list[dict[str, Any]]] | None = None
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, team_size: int | None,
+            names: list[str]) -> Game:
+        """A new match, dealt from a secret seed (its deals are stored, the seed never
+        leaves the server)."""
+        return cls(Match(rules, players, seed=secrets.randbits(62), team_size=team_size),
+                   names)
 
     @classmethod
     def from_data(cls, data: TableData, names: list[str]) -> Game:
-        """Replay the stored hands (the last one left where its actions stop).
+        """Take a stored table up (:meth:`Match.resume`: its current hand replayed alone).
 
         Raises:
-            canasta.formats.records.RecordError: the stored actions do not replay.
+            canasta.formats.records.RecordError: the stored rules do not read.
+            ValueError, IllegalActionError: the stored hands do not replay.
         """
-        return cls(record_to_match(record_of(data, names), f"table {data.id}"), names)
+        rules = rules_of(data)
+        seed = data.seed if data.seed is not None else secrets.randbits(62)
+        match = Match.resume(rules, data.players, [hand_record_of(h) for h in data.hands],
+                             seed=seed, team_size=data.team_size)
+        return cls(match, names)
 
     @property
     def rules(self) -> Rules:
@@ -101,39 +170,56 @@ class Game:
     def dealer(self) -> int:
         return self.match.record.dealer
 
-    def apply(self, action: Action) -> None:
-        """Apply ``action`` for the seat to act (IllegalActionError leaves all unchanged)."""
-        self.match.apply(action)
+    def apply(self, action: Action) -> Event:
+        """Apply ``action`` for the seat to act (IllegalActionError leaves all unchanged);
+        a hand it ends is scored."""
+        event = self.match.apply(action)
+        if self.state.is_over:
+            self.finish_hand()
+        return event
 
     def finish_hand(self) -> None:
         if self.state.is_over and not self.match.record.sheets:
             self.match.finish_hand()
 
     def next_hand(self) -> HandData:
-        """The next hand's stored form: the next dealer, the scores and a fresh deck."""
-        dealer = (self.dealer + 1) % self.match.players
-        scores = list(self.match.scores)
-        deck = shuffled_deck(self.rules, self.match.players, self.match.team_size, dealer,
-                             scores)
-        return HandData(self.hand_number + 1, dealer, deck, scores)
+        """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from the
+        match's seed, misdeals dealt again); returns its stored form."""
+        self.match.next_hand()
+        return hand_data_of(self.hand_number, self.match.record)
 
-    def record(self) -> dict[str, Any]:
-        """The game record of the finished hands only (never the deck of a hand in play)."""
-        rec = match_to_record(self.match, self.names)
-        done = len(self.match.hands) if self.match.record.sheets else len(self.match.hands) - 1
-        rec["hands"] = rec["hands"][:done]
-        return rec
+    def sheets_stored(self) -> list[dict[str, Any]]:
+        """The sheets of the hand just finished, as stored."""
+        return [sheet_to_json(s) for s in self.match.record.sheets]
+
+    def view(self, seat: int) -> View:
+        """``state.view(seat)``, built once per position (bots, hints and messages share
+        it; a view is never changed)."""
+        state = self.state
+        # the state object itself is kept and compared (an undo puts back a copy; a new
+        # hand deals a new one), with the number of actions applied to it
+        seen, count = self._views_of
+        if seen is not state or count != len(self.match.record.actions):
+            self._views = {}
+            self._views_of = (state, len(self.match.record.actions))
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = state.view(seat)
+        return view
 
     # -- what clients see ------------------------------------------------------------------
     def view_json(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (None: a spectator, who sees the public part only)."""
         state = self.state
-        view = state.view(state.current if seat is None else seat)
+        view = self.view(state.current if seat is None else seat)
+        events = self._events.update(state)
         out = _public(view, self.rules)
+        out["log"] = JSONList(events.log, events.log_texts)
+        out["events"] = JSONList(events.public, events.public_texts)
         out["end_reason"] = state.end_reason
         out["went_out"] = state.went_out
-        out["log_entries"] = self.log_entries(view, seat)
-        out["last_moves"] = last_moves(view.events, state.players, state.team_of)
+        out["log_entries"] = events.entries(seat)
+        out["last_moves"] = events.last_moves()
         out["hands_left"] = hands_left(state)
         if seat is not None:
             out["hand"] = [card_text(c) for c in view.hand]
@@ -154,7 +240,11 @@ class Game:
 
     def sheets_json(self) -> list[dict[str, Any]]:
         """Every finished hand's score sheets, in order; ``codes`` gives, per sheet, each
-        item's code and values (the page's text for it comes from the catalogues)."""
+        item's code and values (the page's text for it comes from the catalogues). Built
+        once per finished hand."""
+        done = sum(1 for rec in self.match.hands if rec.sheets)
+        if self._sheets is not None and self._sheets[0] == done:
+            return self._sheets[1]
         out = []
         for number, rec in enumerate(self.match.hands):
             if rec.sheets:
@@ -162,7 +252,72 @@ class Game:
                             "sheets": [s.to_dict() for s in rec.sheets],
                             "codes": [[{"code": code, "values": dict(values)}
                                        for code, values in s.codes] for s in rec.sheets]})
+        self._sheets = (done, out)
         return out
+
+
+class _Lists:
+    """The parts of the messages built from the hand's events, kept per state and grown by
+    the new events only, with each item's JSON text (:class:`JSONList`)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.count = 0
+        self.public: list[dict[str, Any]] = []
+        self.public_texts: list[str] = []
+        self.log: list[str] = []
+        self.log_texts: list[str] = []
+        self.by_seat: dict[int | None, tuple[int, list[Entry], list[str]]] = {}
+        self.moves: list[dict[str, Any] | None] = [None] * state.players
+        self.raw: tuple[Event, ...] = ()
+
+    def grow(self, raw: tuple[Event, ...]) -> None:
+        new = raw[self.count:]
+        publics = [ev.public() for ev in new]
+        for pub in publics:
+            item = event_to_json(pub)
+            self.public.append(item)
+            self.public_texts.append(json.dumps(item))
+            line = describe_event(pub, PUBLIC)
+            self.log.append(line)
+            self.log_texts.append(json.dumps(line))
+        # each seat's last move: the last among the new events, else the one it had
+        state = self.state
+        for seat, move in enumerate(last_moves(publics, state.players, state.team_of)):
+            if move is not None:
+                move["n"] += self.count
+                self.moves[seat] = move
+        self.count = len(raw)
+        self.raw = raw
+
+    def entries(self, seat: int | None) -> JSONList:
+        # an event gives no entry or several: the events read are counted apart
+        read, out, texts = self.by_seat.get(seat) or (0, [], [])
+        viewer = PUBLIC if seat is None else seat
+        for ev in self.raw[read:]:
+            for entry in event_entries(ev.visible_to(viewer), seat):
+                out.append(entry)
+                texts.append(json.dumps(entry))
+        self.by_seat[seat] = (len(self.raw), out, texts)
+        return JSONList(out, texts)
+
+    def last_moves(self) -> list[dict[str, Any] | None]:
+        return [None if m is None else dict(m) for m in self.moves]
+
+
+class _EventCache:
+    def __init__(self) -> None:
+        self.lists: _Lists | None = None
+
+    def update(self, state: State) -> _Lists:
+        raw = state.events
+        lists = self.lists
+        # a new hand, or an undo (which puts back an earlier copy of the state): anew
+        if lists is None or lists.state is not state or len(raw) < lists.count:
+            lists = self.lists = _Lists(state)
+        if len(raw) > lists.count:
+            lists.grow(raw)
+        return lists
 
 
 def _action_json(action: Action) -> dict[str, Any]:
@@ -175,16 +330,16 @@ _RANK_ORDER = {rank: i for i, rank in enumerate((WILD_RANK, *NATURAL_RANKS, 3))}
 
 
 def _melds_json(melds: dict[int, tuple[int, ...]], rules: Rules) -> list[dict[str, Any]]:
-    size = rules.melds.canasta_size
     out = []
     for rank in sorted(melds, key=lambda r: _RANK_ORDER.get(r, 99)):
         cards = melds[rank]
         if not cards:
             continue
         wilds = sum(1 for c in cards if is_wild(c))
-        kind = None
-        if len(cards) >= size:
-            kind = "wild" if rank == WILD_RANK else ("natural" if not wilds else "mixed")
+        # the engine's kind (canasta.core.melds.classify_meld), as the page names it
+        found = classify_meld(cards, rules)
+        kind = None if found is None else (
+            "wild" if found.wild else "natural" if found.natural else "mixed")
         out.append({"rank": rank_text(rank), "cards": [card_text(c) for c in cards],
                     "count": len(cards), "wilds": wilds, "canasta": kind})
     return out
@@ -209,11 +364,5 @@ def _public(view: View, rules: Rules) -> dict[str, Any]:
         "opened": list(view.opened),
         "opening_minimum": list(view.opening_minimum),
         "opening_points": view.opening_points,
-        "log": [describe_event(e, PUBLIC) for e in view.events],
-        "events": [event_to_json(e.public()) for e in view.events],
         "canasta_size": rules.melds.canasta_size,
     }
-
-
-def rules_for(variant: str, options: dict[str, Any]) -> Rules:
-    return load_preset(variant, options)

@@ -10,20 +10,21 @@ disconnected for a while (canasta.web.clock): the person takes it back by coming
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from canasta.bots import Bot
 from canasta.core.undo import TurnMark
+from canasta.web.connections import Connection
 from canasta.web.errors import WebError
 from canasta.web.game import Game
+from canasta.web.models import SeatData
 from canasta.web.settings import TableSettings
-from canasta.web.storage import SeatData, TableData
+
+__all__ = ["MAX_NAME", "Connection", "Seat", "Table", "hash_token"]
 
 MAX_NAME = 24
 
@@ -52,40 +53,6 @@ class Seat:
                         self.token_hash, self.away)
 
 
-class Connection:
-    """One client's stream of messages; a writer task drains the queue so that a slow client
-    never holds a table's lock."""
-
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]],
-                 seat: int | None) -> None:
-        self.send = send
-        self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._drain())
-
-    def push(self, message: dict[str, Any]) -> None:
-        self.queue.put_nowait(message)
-
-    async def _drain(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                return
-            try:
-                await self.send(message)
-            except Exception:  # the client is gone; the reader side will detach it
-                return
-
-    async def close(self) -> None:
-        self.queue.put_nowait(None)
-        if self.task is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.task, 2)
-
-
 @dataclass
 class Table:
     id: str
@@ -107,15 +74,36 @@ class Table:
     clock_task: asyncio.Task[None] | None = None
     #: where the seat to act may rewind its turn to (house rule undo)
     undo_mark: TurnMark | None = None
+    #: this process holds the table's lease: it plays its bots and runs its clock
+    owned: bool = False
+    #: when the table last moved (time.time(), the server's clock), sent as ``"at"``
+    changed_at: float = 0.0
+    #: connections to each seat held by other processes: {process: [count per seat]}
+    remote: dict[str, list[int]] = field(default_factory=dict)
+    #: actions the seat to act has made in its current turn (the cap per turn)
+    turn_actions: int = 0
+    #: time.monotonic() of the last use (tables nobody uses leave the memory)
+    used: float = field(default_factory=time.monotonic)
 
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
-    def data(self) -> TableData:
-        return TableData(self.id, self.variant, self.options, self.players, self.team_size,
-                         self.version, self.status, [s.to_data() for s in self.seats], [],
-                         self.settings.to_json())
+    def connected(self, seat: int) -> int:
+        """Connections to ``seat``, in this process and in the others."""
+        return self.seats[seat].connections + sum(c[seat] for c in self.remote.values()
+                                                  if seat < len(c))
+
+    def turn(self) -> str:
+        """Who the table waits for: ``"bot"``, ``"human"``, ``"deal"`` (the next hand)
+        or ``"over"`` (stored with every change, so that bots resume without loading every
+        table)."""
+        if self.status != "playing" or self.game.match.is_over:
+            return "over"
+        state = self.game.state
+        if state.is_over:
+            return "deal"
+        return "bot" if self.seats[state.actor].controller == "bot" else "human"
 
     def seat_of(self, token: Any) -> int:
         """The seat whose token this is.
@@ -157,6 +145,7 @@ class Table:
             "type": "state",
             "table": self.id,
             "version": self.version,
+            "at": round(self.changed_at, 3),
             "you": seat,
             "variant": self.variant,
             "options": dict(game.rules.options),
@@ -167,7 +156,7 @@ class Table:
             "seats": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "controller": s.controller,
                  "level": s.level if s.controller == "bot" else None, "away": s.away,
-                 "connected": s.connections > 0, "team": state.team_of[s.seat]}
+                 "connected": self.connected(s.seat) > 0, "team": state.team_of[s.seat]}
                 for s in self.seats
             ],
             "hand_number": game.hand_number,

@@ -1,15 +1,22 @@
-"""The core of the table server: live tables loaded from the database, the one path every
-change takes, the connections that receive each seat's view, and the bots that play.
+"""The core of the table server: live tables taken up from the database, the one path every
+change takes, the broadcast of each seat's view, and the bots that play.
 
 Every change goes through one path, under the table's lock: check the token, the version the
 client saw and whose turn it is; apply the action to the match in memory; write it to the
 database in the transaction that advances the version; only then send every connection the
-view of its own seat. When the write fails, the match is rebuilt from the database, which
-is the truth.
+view of its own seat and publish the change to the other processes
+(:mod:`canasta.web.pubsub`). When the write fails, the table's current hand is rebuilt from
+the database, which is the truth (another process may have moved first: the client is told
+its move is stale).
 
-A bot thinks in a worker thread and outside the table's lock (the expert searches for a
-second or more): it moves only if the table is still at the version it looked at, so a person
-taking the seat back meanwhile wins.
+Nothing slow runs on the event loop: loading a table (its current hand replayed), dealing a
+hand (misdeals dealt again, up to the engine's bound), a bot's move and every database
+call run in worker threads; bots and the database have separate pools, so that an expert
+thinking for a second never delays a write.
+
+A bot thinks outside the table's lock: it moves only if the table is still at the version it
+looked at, so a person taking the seat back meanwhile wins. Only the process that holds the
+table's lease (:mod:`canasta.web.cluster`) plays its bots and runs its clock.
 """
 
 from __future__ import annotations
@@ -19,106 +26,218 @@ import contextlib
 import logging
 import re
 import time
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from canasta.bots import make_bot
-from canasta.core.actions import Action
+from canasta.core.actions import Action, LayOff, Meld, Retract, parse_action
 from canasta.core.events import Drew, TookPile
+from canasta.core.match import Match
 from canasta.core.state import IllegalActionError
 from canasta.core.undo import TurnMark
 from canasta.web.clock import ClockKeeper, Turn
+from canasta.web.cluster import Cluster
+from canasta.web.committer import Committer
+from canasta.web.connections import Connection, broadcast
 from canasta.web.errors import WebError, illegal_error
-from canasta.web.game import Game
-from canasta.web.seats import Connection, Seat, Table
+from canasta.web.game import Game, hand_record_of
+from canasta.web.models import FinishedHand, SeatData, TableData
+from canasta.web.pubsub import LocalBus, RedisBus
+from canasta.web.seats import Seat, Table
 from canasta.web.settings import TableSettings
-from canasta.web.storage import FinishedHand, StorageError, Store
+from canasta.web.storage import Append, StorageError, Store
 
 log = logging.getLogger("canasta.web")
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+T = TypeVar("T")
+
+#: Melds, lay-offs and retracts one seat may make in one turn; past it only the moves that
+#: end the turn are taken (a turn of 1,400 meld/retract cycles was stored and sent whole).
+MAX_TURN_ACTIONS = 100
+#: Actions refused past the cap (a draw, a discard, a question, an answer end or pass on).
+_CAPPED = (Meld, LayOff, Retract)
+
+
+def turn_actions(match: Match) -> int:
+    """How many actions the seat to act has made in a row (its current turn so far)."""
+    actor = match.state.actor
+    count = 0
+    for seat, _text in reversed(match.record.actions):
+        if seat != actor:
+            break
+        count += 1
+    return count
 
 
 class TableService:
-    """All live tables of one server.
+    """All live tables of one server process.
 
     Args:
         store: the database.
         bot_delay: seconds a bot waits before each move (0 in tests).
         away_after: seconds a disconnected person's turn waits before a bot plays it.
+        bus: how the processes of one database tell each other of changes (default: one
+            process, :class:`canasta.web.pubsub.LocalBus`).
+        bot_threads: worker threads for bots' moves and hints.
     """
 
-    def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0, *,
+                 bus: LocalBus | RedisBus | None = None, bot_threads: int = 4) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         self.clocks = ClockKeeper(away_after, self._clock_expired)
+        self.bus: LocalBus | RedisBus = bus or LocalBus()
+        self.origin = self.bus.origin
+        self._db_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="canasta-db")
+        self._bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
+                                            thread_name_prefix="canasta-bot")
+        #: counters for the load benchmark and logs
+        self.stats = {"moves": 0, "bot_moves": 0, "refreshes": 0, "mirrored": 0}
+        self.committer = Committer(self._append_many)
+        self.cluster = Cluster(self)
+
+    async def db(self, fn: Any, *args: Any) -> Any:
+        """Run a storage call in the database threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    async def _append_many(self, items: list[Append]) -> list[Exception | None]:
+        out: list[Exception | None] = await self.db(self.store.append_many, items)
+        return out
+
+    async def think(self, fn: Any, *args: Any) -> Any:
+        """Run a bot's move (or a hint's search, or a deal) in the bot threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, fn, *args)
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
-        """Load every table still in play (their bots resume, their clocks start)."""
-        for table_id in await asyncio.to_thread(self.store.table_ids, "playing"):
-            try:
-                table = await self.get(table_id)
-            except Exception:
-                log.exception("table %s could not be resumed", table_id)
-                continue
-            async with table.lock:
-                self._changed(table)
+        """Join the other processes (if any) and start resuming the bots of the tables in
+        play, in batches (a table is otherwise loaded when first used)."""
+        await self.cluster.start()
 
     async def stop(self) -> None:
-        for table in self.tables.values():
-            await self.clocks.stop(table)
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-                with contextlib.suppress(BaseException):
-                    await table.bot_task
-            for conn in list(table.conns):
-                await conn.close()
+        await self.cluster.stop()
+        for table in list(self.tables.values()):
+            await self._drop(table)
+        self._db_pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _drop(self, table: Table) -> None:
+        """Forget a table in this process (its connections are closed)."""
+        self.tables.pop(table.id, None)
+        await self.clocks.stop(table)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+            with contextlib.suppress(BaseException):
+                await table.bot_task
+        for conn in list(table.conns):
+            await conn.close()
 
     async def get(self, table_id: str) -> Table:
-        """The live table (loaded and replayed from the database on first use).
+        """The live table (taken up from the database on first use).
 
         Raises:
             WebError: ``unknown-table``.
         """
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = time.monotonic()
             return table
         if not isinstance(table_id, str) or not _TABLE_ID.match(table_id):
             raise WebError("unknown-table", "there is no such table")
-        async with self._loading:
-            table = self.tables.get(table_id)
-            if table is None:
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = pending
+            try:
                 table = await self._load(table_id)
                 self.tables[table_id] = table
-        return table
+                pending.set_result(table)
+            except BaseException as exc:
+                pending.set_exception(exc)
+                pending.exception()  # retrieved: nobody else may be waiting
+                raise
+            finally:
+                self._loading.pop(table_id, None)
+            await self.cluster.loaded(table)
+            return table
+        return await asyncio.shield(pending)
 
     async def _load(self, table_id: str) -> Table:
-        data = await asyncio.to_thread(self.store.load, table_id)
+        data = await self.db(self.store.load_live, table_id)
         if data is None:
             raise WebError("unknown-table", "there is no such table")
         names = [s.name for s in data.seats]
-        game = await asyncio.to_thread(Game.from_data, data, names)
+        game = await self.think(Game.from_data, data, names)
         seats = [Seat(s.seat, s.kind, s.controller, s.level, s.name, s.token_hash, s.away)
                  for s in data.seats]
-        for seat in seats:
-            if seat.controller == "bot":
-                seat.bot = make_bot(seat.level)
-        game.finish_hand()
-        return Table(data.id, data.variant, data.options, data.players, data.team_size,
-                     data.version, data.status, seats, game,
-                     TableSettings.from_json(data.settings))
+        table = Table(data.id, data.variant, data.options, data.players, data.team_size,
+                      data.version, data.status, seats, game,
+                      TableSettings.from_json(data.settings))
+        table.changed_at = data.at
+        return table
 
-    async def _reload(self, table: Table) -> None:
-        """Rebuild a table's match from the database after a failed write."""
-        data = await asyncio.to_thread(self.store.load, table.id)
-        if data is None:  # pragma: no cover - tables are never deleted
-            return
-        table.game = await asyncio.to_thread(Game.from_data, data, table.names)
-        table.game.finish_hand()
-        table.version = data.version
-        table.status = data.status
-        table.undo_mark = None
+    def _seats_from(self, table: Table, seats: list[SeatData]) -> None:
+        for s in seats:
+            seat = table.seats[s.seat]
+            if seat.controller != s.controller or seat.level != s.level:
+                seat.bot = None
+            seat.kind, seat.controller, seat.level = s.kind, s.controller, s.level
+            seat.name, seat.token_hash, seat.away = s.name, s.token_hash, s.away
+            table.game.names[s.seat] = s.name
+
+    async def refresh(self, table: Table, rebuild: bool = False) -> bool:
+        """Catch up with the database (under the table's lock): the actions stored since the
+        version held, applied in memory; the current hand dealt again from its deck and its
+        actions when a new hand began, an undo rewound it, or ``rebuild`` (after a failed
+        write, whose move is in memory only). Returns whether the table moved.
+
+        Raises:
+            WebError: ``unknown-table`` when the table is gone.
+        """
+        game = table.game
+        hand = game.hand_number
+        changes = await self.db(self.store.changes_since, table.id,
+                                -1 if rebuild else table.version, hand)
+        if changes is None:
+            raise WebError("unknown-table", "there is no such table")
+        self.stats["refreshes"] += 1
+        moved: bool = changes.version != table.version
+        self._seats_from(table, changes.seats)
+        table.settings = TableSettings.from_json(changes.settings)
+        table.status = changes.status
+        if changes.actions is not None and not rebuild:
+            try:
+                for _seat, text in changes.actions:
+                    game.apply(parse_action(text))
+            except (IllegalActionError, ValueError):
+                log.exception("table %s: stored actions do not apply; rebuilding", table.id)
+                return bool(await self.refresh(table, rebuild=True))
+        elif changes.hands:
+            first = changes.hands[0].number
+            records = list(game.match.hands[:first]) + [hand_record_of(h)
+                                                         for h in changes.hands]
+            match = await self.think(lambda: Match.resume(
+                game.rules, table.players, records, seed=game.match.seed,
+                team_size=table.team_size))
+            table.game = Game(match, table.names)
+            table.undo_mark = None
+        table.version = changes.version
+        if moved:
+            table.changed_at = changes.at
+            if table.undo_mark is not None and table.undo_mark.taken_back(
+                    table.game.match) is None:
+                table.undo_mark = None
+        return moved
+
+    async def fresh(self, table: Table, version: Any) -> None:
+        """Before checking a client's version (under the lock): a client that saw a newer
+        version than this process holds (another process moved the table) makes it catch
+        up first."""
+        if isinstance(version, int) and not isinstance(version, bool) \
+                and version > table.version:
+            await self.refresh(table)
 
     # -- checks ----------------------------------------------------------------------------
     def _check_version(self, table: Table, version: Any) -> None:
@@ -139,42 +258,94 @@ class TableService:
             raise WebError("not-your-turn",
                            f"it is {table.seats[state.actor].name}'s turn, not yours")
 
+    def _check_cap(self, table: Table, actions: list[Action]) -> None:
+        """The cap of melds, lay-offs and retracts per turn (:data:`MAX_TURN_ACTIONS`)."""
+        if any(isinstance(a, _CAPPED) for a in actions) and \
+                turn_actions(table.game.match) + len(actions) > MAX_TURN_ACTIONS:
+            raise WebError("not-allowed", f"at most {MAX_TURN_ACTIONS} actions in one turn: "
+                                          "discard to end it")
+
     # -- the one path of a move ------------------------------------------------------------
     async def _commit(self, table: Table, seat: int, actions: list[Action]) -> None:
-        """Apply, store, then broadcast (under the table's lock)."""
+        """Apply, store, then broadcast and publish (under the table's lock)."""
         game = table.game
         hand = game.hand_number
         texts: list[tuple[int, str]] = []
         event = None
+        seen = table.version
         try:
             for action in actions:
                 if game.state.actor != seat:
                     raise IllegalActionError("turn order", "the turn passed mid-plan")
-                event = game.match.apply(action)
+                event = game.apply(action)
                 texts.append((seat, action.text()))
             finished = None
             if game.state.is_over:
-                game.finish_hand()
-                finished = FinishedHand(hand, game.state.end_reason, game.record(),
+                finished = FinishedHand(hand, game.state.end_reason, game.sheets_stored(),
                                         game.match.is_over)
-            await asyncio.to_thread(self.store.append_actions, table.id, table.version, hand,
-                                    texts, finished)
+            if finished is not None and finished.match_over:
+                table.status = "over"
+            at = time.time()
+            await self.committer.append(Append(table.id, seen, hand, texts, finished,
+                                               table.turn(), at))
         except (IllegalActionError, StorageError, Exception) as exc:
-            log.warning("table %s: move not stored (%s); rebuilding from the database",
+            log.warning("table %s: move not stored (%s); catching up with the database",
                         table.id, exc)
-            await self._reload(table)
+            with contextlib.suppress(Exception):
+                await self.refresh(table, rebuild=True)
             if isinstance(exc, IllegalActionError):
                 raise illegal_error(exc, table.game.rules, table.game.state) from None
+            if table.version != seen:
+                self._changed(table)
+                raise WebError("stale", f"the table has moved on (version {table.version}): "
+                                        "look again") from None
             raise WebError("storage", "the move could not be stored; try again") from None
-        table.version += len(texts)
-        if finished is not None and finished.match_over:
-            table.status = "over"
-        # the house rule undo rewinds to just after the person's own draw
+        table.version = seen + len(texts)
+        table.changed_at = at
+        self.stats["moves"] += len(texts)
+        self.bus.publish({"k": "moved", "t": table.id, "base": seen, "v": table.version,
+                          "h": hand, "a": texts, "at": table.changed_at})
+        self._after_move(table, seat, event)
+        self._changed(table)
+
+    def _after_move(self, table: Table, seat: int, event: Any) -> None:
+        """The undo mark after a move of ``seat`` (house rule undo rewinds to just after a
+        person's own draw)."""
+        game = table.game
         if isinstance(event, (Drew, TookPile)) and table.seats[seat].controller == "human":
             table.undo_mark = TurnMark.after_draw(game.match, seat)
         elif game.state.is_over or game.state.actor != seat:
             table.undo_mark = None
-        self._changed(table)
+
+    async def mirror(self, table: Table, message: dict[str, Any]) -> None:
+        """Another process stored actions at ``table`` (a ``moved`` message): apply them
+        here when they continue what this process holds, else catch up with the database."""
+        async with table.lock:
+            version = message.get("v")
+            if not isinstance(version, int) or version <= table.version:
+                return
+            actions = message.get("a")
+            if message.get("base") == table.version and \
+                    message.get("h") == table.game.hand_number and isinstance(actions, list):
+                try:
+                    event = None
+                    seat = table.game.state.actor
+                    for item in actions:
+                        seat = table.game.state.actor
+                        event = table.game.apply(parse_action(item[1]))
+                    table.version = version
+                    table.changed_at = float(message.get("at") or time.time())
+                    if table.game.match.is_over:
+                        table.status = "over"
+                    self._after_move(table, seat, event)
+                    self.stats["mirrored"] += 1
+                except Exception:  # noqa: BLE001 - the database has it right
+                    log.warning("table %s: a change from another process did not apply; "
+                                "catching up", table.id)
+                    await self.refresh(table, rebuild=True)
+            else:
+                await self.refresh(table)
+            self._changed(table)
 
     def _changed(self, table: Table) -> None:
         """After any change (under the lock): the clock, every view, the bots."""
@@ -183,27 +354,38 @@ class TableService:
         self._kick(table)
 
     def _broadcast(self, table: Table) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        for conn in list(table.conns):
-            if conn.seat not in cache:
-                cache[conn.seat] = table.payload(conn.seat)
-            conn.push(cache[conn.seat])
+        broadcast(table.conns, table.payload)
+
+    def _presence_changed(self, table: Table) -> None:
+        self.bus.publish({"k": "presence", "t": table.id,
+                          "c": [s.connections for s in table.seats]})
 
     # -- who plays a seat ------------------------------------------------------------------
+    def _turn_with(self, table: Table, seat: Seat, controller: str) -> str:
+        """The table's ``turn`` once ``seat`` is played by ``controller``."""
+        old = seat.controller
+        seat.controller = controller
+        try:
+            return table.turn()
+        finally:
+            seat.controller = old
+
     async def _set_controller(self, table: Table, seat: Seat, controller: str,
                               level: str, away: bool = False) -> None:
-        await asyncio.to_thread(self.store.set_controller, table.id, seat.seat, controller,
-                                level, away)
+        await self.db(self.store.set_controller, table.id, seat.seat, controller, level, away,
+                      self._turn_with(table, seat, controller))
         seat.controller = controller
         seat.level = level
         seat.away = away
         seat.bot = make_bot(level) if controller == "bot" else None
+        self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
 
     async def _clock_expired(self, table: Table, turn: Turn) -> None:
         """The turn clock (or the away time) of ``turn`` ran out: a bot of the table's level
-        plays the seat until its person comes back."""
+        plays the seat until its person comes back (done by the process holding the table's
+        lease only)."""
         async with table.lock:
-            if not self.clocks.is_due(table, turn):
+            if not table.owned or not self.clocks.is_due(table, turn):
                 self.clocks.rearm(table)
                 return
             seat = table.seats[turn[2]]
@@ -237,7 +419,9 @@ class TableService:
             table.conns.add(conn)
             if seat is not None:
                 table.seats[seat].connections += 1
-        if seat is not None and table.seats[seat].controller == "bot":
+                self._presence_changed(table)
+        if seat is not None and table.seats[seat].controller == "bot" \
+                and table.seats[seat].kind == "human":
             await self.take_back(table, seat)
         else:
             async with table.lock:
@@ -254,6 +438,7 @@ class TableService:
                     seat.connections -= 1
                     if seat.connections == 0:
                         seat.gone_since = time.monotonic()
+                    self._presence_changed(table)
                 self.clocks.rearm(table)
                 self._broadcast(table)
         await conn.close()
@@ -261,7 +446,7 @@ class TableService:
     # -- bots ------------------------------------------------------------------------------
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over:
+        if state.is_over or not table.owned or table.status != "playing":
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
@@ -278,15 +463,15 @@ class TableService:
             await asyncio.sleep(self.bot_delay)
             async with table.lock:
                 seat = self._bot_seat(table)
-                if seat is None:
+                if seat is None or self.tables.get(table.id) is not table:
                     return
                 bot = table.seats[seat].bot or make_bot(table.seats[seat].level)
                 table.seats[seat].bot = bot
-                view = table.game.state.view(seat)
+                view = table.game.view(seat)
                 seen = table.version
             # the bot thinks in a thread, without the lock: the server keeps answering
             try:
-                action = await asyncio.to_thread(bot.choose, view)
+                action = await self.think(bot.choose, view)
             except Exception:
                 log.exception("table %s: bot of seat %d failed; it plays a legal move",
                               table.id, seat)
@@ -299,6 +484,28 @@ class TableService:
                     action = view.legal_actions[0]
                 try:
                     await self._commit(table, seat, [action])
+                    self.stats["bot_moves"] += 1
                 except WebError as exc:
+                    if exc.code == "stale":
+                        continue
                     log.error("table %s: bot move refused: %s", table.id, exc.message)
                     return
+
+    # -- new tables ------------------------------------------------------------------------
+    async def _open(self, data: TableData, seats: list[Seat], settings: TableSettings,
+                    game: Game) -> Table:
+        """Store a new table and start it here (this process takes its lease)."""
+        data.turn = "bot" if seats[game.state.actor].controller == "bot" else "human"
+        data.at = time.time()
+        await self.db(self.store.create_table, data, self.origin, self.cluster.lease)
+        for seat in seats:
+            if seat.controller == "bot":
+                seat.bot = make_bot(seat.level)
+        table = Table(data.id, data.variant, dict(data.options), data.players, data.team_size,
+                      0, "playing", seats, game, settings)
+        table.changed_at = data.at
+        self.tables[table.id] = table
+        await self.cluster.loaded(table)
+        async with table.lock:
+            self._changed(table)
+        return table

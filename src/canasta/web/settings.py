@@ -9,7 +9,7 @@ and refuses a bad one with a message naming it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from canasta.bots import BOTS, parse_spec
@@ -73,7 +73,9 @@ class TableSettings:
     rematch: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # field by field: dataclasses.asdict deep-copies, and every message carries these
+        return {"clock": self.clock, "level": self.level, "hints": self.hints,
+                "undo": self.undo, "public": self.public, "rematch": self.rematch}
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableSettings:

@@ -9,22 +9,23 @@ to bots in :mod:`canasta.web.assist`; the turn clock and the takeover of a silen
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
 import secrets
+import time
 from dataclasses import replace
 from typing import Any
 
-from canasta.bots import make_bot
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
 from canasta.web.assist import AssistedService
+from canasta.web.connections import Connection
 from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
-from canasta.web.game import Game, shuffled_deck
-from canasta.web.seats import MAX_NAME, Connection, Seat, Table, hash_token
+from canasta.web.game import Game, hand_data_of, record_of, rules_json
+from canasta.web.models import TableData
+from canasta.web.seats import MAX_NAME, Seat, Table, hash_token
 from canasta.web.settings import LEVELS, SettingsError, check_level, default_level, parse_settings
-from canasta.web.storage import HandData, TableData
 
 __all__ = ["ERROR_STATUS", "Connection", "TableManager", "WebError", "bot_levels",
            "default_level", "hash_token", "parse_move", "variants"]
@@ -124,27 +125,25 @@ class TableManager(AssistedService):
             token = secrets.token_urlsafe(18) if seat.kind == "human" else None
             seat.token_hash = hash_token(token) if token else None
             tokens.append(token)
-        teams = len(rules.teams(players, team_size))
-        deck = shuffled_deck(rules, players, team_size, 0, [0] * teams)
-        data = TableData(secrets.token_urlsafe(9), variant, dict(options), players, team_size,
-                         0, "playing", [s.to_data() for s in seats],
-                         [HandData(0, 0, deck, [0] * teams)], settings.to_json())
-        table = await self._open(data, seats, settings)
+        table = await self._new_table(rules, variant, dict(options), players, team_size,
+                                      seats, settings)
         return table, tokens
 
-    async def _open(self, data: TableData, seats: list[Seat], settings: Any) -> Table:
-        """Store a new table and start it."""
-        game = Game.from_data(data, [s.name for s in seats])
-        await asyncio.to_thread(self.store.create_table, data)
-        for seat in seats:
-            if seat.controller == "bot":
-                seat.bot = make_bot(seat.level)
-        table = Table(data.id, data.variant, dict(data.options), data.players, data.team_size,
-                      0, "playing", seats, game, settings)
-        self.tables[table.id] = table
-        async with table.lock:
-            self._changed(table)
-        return table
+    async def _new_table(self, rules: Any, variant: str, options: dict[str, Any],
+                         players: int, team_size: int | None, seats: list[Seat],
+                         settings: Any) -> Table:
+        """Deal the first hand (in a thread: a deal may be dealt again after misdeals),
+        store the table and start it."""
+        names = [s.name for s in seats]
+        try:
+            game = await self.think(Game.new, rules, players, team_size, names)
+        except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
+            raise bad(f"these rules cannot deal a hand: {exc}") from None
+        data = TableData(secrets.token_urlsafe(9), variant, options, players, team_size, 0,
+                         "playing", [s.to_data() for s in seats],
+                         [hand_data_of(0, game.match.record)], settings.to_json(),
+                         rules_json(rules), game.match.seed)
+        return await self._open(data, seats, settings, game)
 
     # -- moves -----------------------------------------------------------------------------
     async def view(self, table_id: str, token: Any) -> dict[str, Any]:
@@ -168,8 +167,10 @@ class TableManager(AssistedService):
         table = await self.get(table_id)
         async with table.lock:
             seat = table.seat_of(token)
+            await self.fresh(table, version)
             self._check_version(table, version)
             self._check_turn(table, seat)
+            self._check_cap(table, [action])
             try:
                 table.game.state.verify(action)
             except IllegalActionError as exc:
@@ -183,6 +184,7 @@ class TableManager(AssistedService):
         table = await self.get(table_id)
         async with table.lock:
             seat = table.seat_of(token)
+            await self.fresh(table, version)
             self._check_version(table, version)
             self._check_turn(table, seat)
             state = table.game.state
@@ -198,24 +200,32 @@ class TableManager(AssistedService):
         table = await self.get(table_id)
         async with table.lock:
             seat = table.seat_of(token)
+            await self.fresh(table, version)
             self._check_version(table, version)
             game = table.game
             if not game.state.is_over:
                 raise WebError("not-allowed", "the hand is still being played")
             if game.match.is_over:
                 raise WebError("not-allowed", "the match is over")
-            hand = game.next_hand()
+            seen = table.version
             try:
-                await asyncio.to_thread(self.store.append_hand, table.id, table.version, hand)
-                data = await asyncio.to_thread(self.store.load, table.id)
-                assert data is not None
-                table.game = await asyncio.to_thread(Game.from_data, data, table.names)
+                # Match deals (the next dealer, a shuffle from the table's secret seed,
+                # misdeals dealt again), in a thread
+                hand = await self.think(game.next_hand)
+                at = time.time()
+                await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
             except Exception as exc:
                 log.warning("table %s: new hand not stored (%s)", table.id, exc)
-                await self._reload(table)
+                with contextlib.suppress(Exception):
+                    await self.refresh(table, rebuild=True)
+                if table.version != seen:
+                    self._changed(table)
+                    raise WebError("stale", "the table has moved on: look again") from None
                 raise WebError("storage", "the new hand could not be stored") from None
-            table.version += 1
+            table.version = seen + 1
+            table.changed_at = at
             table.undo_mark = None
+            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             me = table.seats[seat]
             if me.away:  # dealing is a sign of life: the person plays their seat again
                 await self._set_controller(table, me, "human", me.level)
@@ -225,7 +235,8 @@ class TableManager(AssistedService):
     # -- the lobby -------------------------------------------------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
         """Public tables in play with a free seat (from the database: every process's)."""
-        return await asyncio.to_thread(self.store.open_tables)
+        tables: list[dict[str, Any]] = await self.db(self.store.open_tables)
+        return tables
 
     async def join(self, table_id: str, seat: Any, name: Any) -> tuple[Table, str]:
         """Take the free seat ``seat`` of a public table; returns its new secret token.
@@ -245,7 +256,7 @@ class TableManager(AssistedService):
             name = _name(name, "'name'", f"Player {seat + 1}")
             token = secrets.token_urlsafe(18)
             try:
-                await asyncio.to_thread(self.store.claim_seat, table.id, seat, name,
+                await self.db(self.store.claim_seat, table.id, seat, name,
                                         hash_token(token))
             except Exception:
                 raise WebError("not-allowed", "this seat was just taken") from None
@@ -253,6 +264,9 @@ class TableManager(AssistedService):
             target.name, target.token_hash, target.bot, target.away = name, hash_token(token), \
                 None, False
             table.game.names[seat] = name
+            await self.db(self.store.set_controller, table.id, seat, "human", target.level,
+                          False, table.turn())
+            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             if seat == table.game.state.actor:
                 self.clocks.restart(table)
             self._changed(table)
@@ -269,36 +283,38 @@ class TableManager(AssistedService):
                 raise WebError("not-allowed", "the match is not over")
             if table.settings.rematch:
                 return table.settings.rematch
-            rules = table.game.rules
-            teams = len(rules.teams(table.players, table.team_size))
-            deck = shuffled_deck(rules, table.players, table.team_size, 0, [0] * teams)
             settings = replace(table.settings, rematch=None)
             seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot", s.level,
                           s.name, s.token_hash) for s in table.seats]
-            data = TableData(secrets.token_urlsafe(9), table.variant, dict(table.options),
-                             table.players, table.team_size, 0, "playing",
-                             [s.to_data() for s in seats], [HandData(0, 0, deck, [0] * teams)],
-                             settings.to_json())
-            new = replace(table.settings, rematch=data.id)
-            await asyncio.to_thread(self.store.set_settings, table.id, new.to_json())
-            table.settings = new
-        await self._open(data, seats, settings)
-        async with table.lock:
+            new = await self._new_table(table.game.rules, table.variant, dict(table.options),
+                                        table.players, table.team_size, seats, settings)
+            marked = replace(table.settings, rematch=new.id)
+            await self.db(self.store.set_settings, table.id, marked.to_json())
+            table.settings = marked
+            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             self._broadcast(table)
-        return data.id
+        return new.id
 
     # -- records ---------------------------------------------------------------------------
     async def record(self, table_id: str, hand: int | None = None) -> dict[str, Any]:
-        """The stored game record of a finished hand (the last finished one by default)."""
+        """The game record of the finished hands (up to hand ``hand``; all of them by
+        default), assembled from the stored hands without replaying them.
+
+        Raises:
+            WebError: ``not-found`` (no finished hand, or hand ``hand`` is not finished),
+                ``unknown-table``.
+        """
         table = await self.get(table_id)
-        if hand is None:
-            done = await asyncio.to_thread(self.store.finished_hands, table.id)
-            if not done:
-                raise WebError("not-found", "no hand of this table has finished yet")
-            hand = done[-1]
-        rec = await asyncio.to_thread(self.store.hand_record, table.id, hand)
-        if rec is None:
+        data = await self.db(self.store.load, table.id)
+        if data is None:
+            raise WebError("unknown-table", "there is no such table")
+        done = [h.number for h in data.hands if h.finished]
+        if not done:
+            raise WebError("not-found", "no hand of this table has finished yet")
+        if hand is not None and hand not in done:
             raise WebError("not-found", f"hand {hand} has not finished")
+        rec: dict[str, Any] = await self.think(record_of, data, [s.name for s in data.seats],
+                                               hand)
         return rec
 
 

@@ -1,0 +1,30 @@
+"""A small slice of the load benchmark (python -m canasta.web.loadtest): a few bot tables for
+a few seconds, on one process with SQLite and on two with PostgreSQL and Redis. Not a timed
+pass/fail: it checks that the moves reach the spectators and that every stored table replays
+(no gap, no fork)."""
+
+from __future__ import annotations
+
+import pytest
+
+from canasta.web.loadtest import main
+from conftest import PG_URL, REDIS_URL, pg_reachable, redis_reachable
+
+
+def test_one_process_on_sqlite() -> None:
+    result = main(["--tables", "3", "--seconds", "3", "--warmup", "1", "--bot-delay", "0.05",
+                   "--json"])
+    assert result["moves"] > 10 and result["samples"] > 10
+    assert result["tables_replayed"] >= 3 and result["tables_broken"] == []
+    assert result["server_errors"] == 0
+
+
+def test_two_processes_on_postgresql_and_redis() -> None:
+    reason = pg_reachable() or redis_reachable()
+    if reason:
+        pytest.skip(reason)
+    result = main(["--tables", "4", "--processes", "2", "--seconds", "3", "--warmup", "1",
+                   "--bot-delay", "0.05", "--db", PG_URL, "--redis", REDIS_URL, "--json"])
+    assert result["moves"] > 10 and result["samples"] > 10
+    assert result["tables_replayed"] >= 4 and result["tables_broken"] == []
+    assert result["server_errors"] == 0
