@@ -35,6 +35,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
+from canasta.core.rules import PRESETS
 from canasta.web.errors import WebError, bad
 
 #: Ranges of numbers (a version counts a table's events; a hand number its hands).
@@ -125,6 +126,9 @@ OptionValue = Annotated[Any, AfterValidator(_scalar), WithJsonSchema(
 Options = Annotated[dict[Word, OptionValue], Field(max_length=MAX_OPTIONS, description=(
     "named house rules of the preset (`canasta rules VARIANT`) or any rule field as "
     "`section.field`"))]
+
+
+_VARIANT = "a preset (`GET /api/variants`; an alias or another case is also read)"
 
 
 class Strict(BaseModel):
@@ -313,7 +317,8 @@ class CreateTable(Request):
 
     limit: ClassVar[str | None] = "create"
     status: ClassVar[int] = 201
-    variant: Word = Field(default="international", description="a preset (`GET /api/variants`)")
+    variant: Word = Field(default="international", description=_VARIANT,
+                          json_schema_extra={"enum": list(PRESETS)})
     options: Options | None = None
     players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
     team_size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
@@ -337,7 +342,7 @@ class CreatePad(Request):
 
     limit: ClassVar[str | None] = "create"
     status: ClassVar[int] = 201
-    variant: Word
+    variant: Word = Field(description=_VARIANT, json_schema_extra={"enum": list(PRESETS)})
     options: Options | None = None
     players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
     team_size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
