@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from canasta.cli import _register, app
+from canasta.web.limits import ServerLimits
 
 
 def test_serve_is_a_command_with_its_options(monkeypatch: Any) -> None:
@@ -22,8 +24,20 @@ def test_serve_is_a_command_with_its_options(monkeypatch: Any) -> None:
     monkeypatch.setattr(server, "run", lambda *args: calls.append(args))
     result = runner.invoke(app, ["serve", "--port", "8123", "--db",
                                  "postgresql://postgres@127.0.0.1/test", "--bot-delay", "0",
-                                 "--away-after", "20"])
+                                 "--away-after", "20", "--seat-rate", "5",
+                                 "--create-burst", "3"])
     assert result.exit_code == 0, result.output
     assert calls == [("127.0.0.1", 8123, "postgresql://postgres@127.0.0.1/test", 0.0, "info",
-                      20.0)]
+                      20.0, ServerLimits(seat_rate=5.0, create_burst=3))]
     assert "http://127.0.0.1:8123/" in result.output
+
+
+def test_limits_come_from_the_environment_and_the_options(monkeypatch: Any) -> None:
+    from canasta.web.__main__ import limits_of
+
+    monkeypatch.setenv("CANASTA_SEAT_BURST", "7")
+    monkeypatch.setenv("CANASTA_CREATE_RATE", "0.5")
+    assert limits_of(seat_rate=2) == ServerLimits(seat_burst=7, create_rate=0.5, seat_rate=2)
+    monkeypatch.setenv("CANASTA_SEAT_BURST", "many")
+    with pytest.raises(ValueError, match="CANASTA_SEAT_BURST"):
+        limits_of()

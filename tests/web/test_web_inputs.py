@@ -9,7 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from canasta.web.limits import Buckets
+from canasta.web.protocol import clean_name
 from canasta.web.storage import Store
 from conftest import create, view
 
@@ -301,3 +305,28 @@ def test_moves_and_messages_are_limited_per_seat(limited: Any) -> None:
     # another seat has its own budget
     r = limited.post(f"/api/tables/{table}/hint", json={"token": other})
     assert r.status_code != 429, r.text
+
+
+@given(st.text())
+def test_a_clean_name_has_no_control_or_format_character_and_stays_clean(text: str) -> None:
+    import unicodedata
+
+    name = clean_name(text)
+    assert all(unicodedata.category(ch) not in ("Cc", "Cs") for ch in name)
+    assert all(unicodedata.category(ch) != "Cf" or ch in "\u200c\u200d" for ch in name)
+    assert name == name.strip() and "  " not in name
+    assert clean_name(name) == name
+
+
+def test_a_bucket_refills_at_its_rate_and_forgets_full_keys() -> None:
+    now = [0.0]
+    buckets = Buckets(3, 2.0, max_keys=2, clock=lambda: now[0])
+    assert [buckets.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert buckets.take("a") == pytest.approx(0.5)  # one more in half a second
+    assert buckets.take("b") == 0.0  # keys are apart
+    now[0] += 0.5
+    assert buckets.take("a") == 0.0 and buckets.take("a") > 0
+    now[0] += 10  # every bucket full again: forgotten once there are too many keys
+    for key in ("c", "d", "e"):
+        assert buckets.take(key) == 0.0
+    assert len(buckets._buckets) <= 2

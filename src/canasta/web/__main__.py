@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
+from canasta.web.limits import ServerLimits
 from canasta.web.server import DEFAULT_DB, run
+
+
+def limits_of(seat_rate: float | None = None, seat_burst: int | None = None,
+              create_rate: float | None = None, create_burst: int | None = None
+              ) -> ServerLimits:
+    """The limits of the environment (``CANASTA_*``), with the options given in place."""
+    given = {"seat_rate": seat_rate, "seat_burst": seat_burst, "create_rate": create_rate,
+             "create_burst": create_burst}
+    return dataclasses.replace(ServerLimits.from_env(),
+                               **{k: v for k, v in given.items() if v is not None})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -16,8 +28,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--log-level", default="info")
     p.add_argument("--away-after", type=float, default=45.0,
                    help="seconds a disconnected person's turn waits before a bot plays it")
+    p.add_argument("--seat-rate", type=float, default=None,
+                   help="messages a second a seat may send after its burst (50)")
+    p.add_argument("--seat-burst", type=int, default=None,
+                   help="messages a seat may send at once (200)")
+    p.add_argument("--create-rate", type=float, default=None,
+                   help="tables and scorepads a second one address may create after its "
+                        "burst (0.1)")
+    p.add_argument("--create-burst", type=int, default=None,
+                   help="tables and scorepads one address may create at once (30)")
     a = p.parse_args(argv)
-    run(a.host, a.port, a.db, a.bot_delay, a.log_level, a.away_after)
+    try:
+        limits = limits_of(a.seat_rate, a.seat_burst, a.create_rate, a.create_burst)
+    except ValueError as exc:
+        p.error(str(exc))
+    run(a.host, a.port, a.db, a.bot_delay, a.log_level, a.away_after, limits)
 
 
 if __name__ == "__main__":
