@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import Any
 
 from canasta.web.limits import ServerLimits
 from canasta.web.server import DEFAULT_DB, run
@@ -13,8 +14,8 @@ def limits_of(seat_rate: float | None = None, seat_burst: int | None = None,
               create_rate: float | None = None, create_burst: int | None = None
               ) -> ServerLimits:
     """The limits of the environment (``CANASTA_*``), with the options given in place."""
-    given = {"seat_rate": seat_rate, "seat_burst": seat_burst, "create_rate": create_rate,
-             "create_burst": create_burst}
+    given: dict[str, Any] = {"seat_rate": seat_rate, "seat_burst": seat_burst,
+                             "create_rate": create_rate, "create_burst": create_burst}
     return dataclasses.replace(ServerLimits.from_env(),
                                **{k: v for k, v in given.items() if v is not None})
 
