@@ -6,7 +6,7 @@ wrong versions). Both hold to: no server error (no 5xx, no dropped connection, n
 no state change from a refused request: the version and every state message of a real table
 (each seat's and the spectator's) are the same after it.
 
-Bounded for the suite (``CANASTA_FUZZ_EXAMPLES`` examples each, 150 by default); a longer run
+Bounded for the suite (``CANASTA_FUZZ_EXAMPLES`` examples each, 100 by default, on SQLite and on PostgreSQL); a longer run
 prints figures: ``python tests/web/test_web_fuzz.py --examples 2000``.
 """
 
@@ -33,8 +33,9 @@ from canasta.web.errors import ERROR_STATUS  # noqa: E402
 from canasta.web.limits import ServerLimits  # noqa: E402
 from canasta.web.protocol import ACTION_TYPES, MESSAGE_TYPES  # noqa: E402
 from canasta.web.storage import Store  # noqa: E402
+from conftest import BACKENDS, make_store  # noqa: E402
 
-EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "100"))
 UNLIMITED = ServerLimits(seat_burst=10**9, seat_rate=10**9, create_burst=10**9,
                          create_rate=10**9)
 
@@ -43,12 +44,12 @@ class Fuzzed:
     """An app (bots and clocks that never move on their own), one all-human table and one
     scorepad that requests may hit, and the tally of what came back."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, store: Store) -> None:
         from starlette.testclient import TestClient
 
         from canasta.web.app import create_app
 
-        self.store = Store(f"sqlite:///{tmp / 'fuzz.sqlite3'}")
+        self.store = store
         self.app = create_app(store=self.store, bot_delay=3600, away_after=3600,
                               limits=UNLIMITED)
         self.client = TestClient(self.app, raise_server_exceptions=False)
@@ -70,7 +71,6 @@ class Fuzzed:
 
     def close(self) -> None:
         self.client.__exit__(None, None, None)
-        self.store.dispose()
 
     def snapshot(self) -> tuple[Any, ...]:
         """The real table's version and every state message of it (read between requests,
@@ -103,11 +103,17 @@ class Fuzzed:
         self.before = now
 
 
-@pytest.fixture
-def fuzzed(tmp_path: Path) -> Iterator[Fuzzed]:
-    f = Fuzzed(tmp_path)
+@pytest.fixture(params=BACKENDS)
+def fuzzed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Fuzzed]:
+    """On SQLite and on PostgreSQL (which refuses some strings SQLite keeps)."""
+    store = make_store(request.param, tmp_path)
+    f = Fuzzed(store)
     yield f
     f.close()
+    if request.param == "sqlite":
+        store.dispose()
+    else:
+        store.drop_schema()
 
 
 # -- HTTP: the OpenAPI schema, by schemathesis -----------------------------------------------
@@ -168,8 +174,8 @@ def run_http(f: Fuzzed, examples: int) -> None:
     fuzz()
 
 
-def test_the_openapi_schema_is_served_with_the_websocket_messages(fuzzed: Fuzzed) -> None:
-    doc = fuzzed.client.get("/openapi.json").json()
+def test_the_openapi_schema_is_served_with_the_websocket_messages(client: Any) -> None:
+    doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     ops = {(m.upper(), path) for path, item in doc["paths"].items() for m in item}
     assert ("POST", "/api/tables/{table_id}/actions") in ops
@@ -307,7 +313,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--examples", type=int, default=2000)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        f = Fuzzed(Path(tmp))
+        f = Fuzzed(Store(f"sqlite:///{Path(tmp) / 'fuzz.sqlite3'}"))
         t0 = time.perf_counter()
         run_http(f, args.examples)
         t1 = time.perf_counter()
@@ -315,6 +321,7 @@ def main(argv: list[str]) -> None:
         run_ws(f, args.examples, tally)
         t2 = time.perf_counter()
         f.close()
+        f.store.dispose()
     print(f"HTTP: {sum(f.statuses.values())} requests in {t1 - t0:.1f} s, "
           f"5xx: {sum(n for (_, s), n in f.statuses.items() if s >= 500)}")
     for (label, status), n in sorted(f.statuses.items()):
