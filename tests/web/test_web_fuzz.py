@@ -6,8 +6,9 @@ wrong versions). Both hold to: no server error (no 5xx, no dropped connection, n
 no state change from a refused request: the version and every state message of a real table
 (each seat's and the spectator's) are the same after it.
 
-Bounded for the suite (``CANASTA_FUZZ_EXAMPLES`` examples each, 100 by default, on SQLite and on PostgreSQL); a longer run
-prints figures: ``python tests/web/test_web_fuzz.py --examples 2000``.
+Bounded for the suite (``CANASTA_FUZZ_EXAMPLES`` examples each, 100 by default, on SQLite
+and on PostgreSQL); a longer run prints figures:
+``python tests/web/test_web_fuzz.py --examples 2000``.
 """
 
 from __future__ import annotations
