@@ -330,3 +330,37 @@ def test_a_bucket_refills_at_its_rate_and_forgets_full_keys() -> None:
     for key in ("c", "d", "e"):
         assert buckets.take(key) == 0.0
     assert len(buckets._buckets) <= 2
+
+
+# -- the same under uvicorn (its WebSocket frames are not the test client's) ------------------
+def test_a_real_server_answers_binary_and_oversize_frames(tmp_path: Any) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from conftest import ServerProcess
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'real.sqlite3'}")
+    server.start()
+    try:
+        status, created = server.request("POST", "/api/tables", {
+            "players": 2, "seats": [{"type": "human"}, {"type": "human"}]})
+        assert status == 201, created
+        url = f"ws://127.0.0.1:{server.port}/ws/{created['table']}"
+        with connect(url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["seats"][0]["token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            for frame in (b"\x00\x01binary", "x" * 20_000, "[" * 500 + "]" * 500):
+                ws.send(frame)
+                msg = json.loads(ws.recv(timeout=10))
+                assert msg["type"] == "error" and msg["code"] == "malformed", msg
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong", "version": 0}
+            # past uvicorn's 64 KiB the WebSocket library closes with 1009 (message too big)
+            ws.send("y" * 70_000)
+            with pytest.raises(ConnectionClosed) as info:
+                ws.recv(timeout=10)
+            assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+        status, body = server.request("POST", "/api/tables", {"players": 2, "x": "\u202e"})
+        assert status == 400 and "'x'" in body["message"]
+    finally:
+        server.kill()
