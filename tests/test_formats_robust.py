@@ -20,10 +20,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta import Match, State, load_preset
+from canasta.core.cards import BLACK_THREES
 from canasta.core.rule_values import COUNT_BOUNDS
 from canasta.core.rules import PRESETS, preset_options
-from canasta.core.state import MisdealError
-from canasta.formats.position import PositionError, position_to_dict, state_from_dict
+from canasta.core.state import MisdealError, Phase
+from canasta.formats.position import (
+    PositionError,
+    position_to_dict,
+    same_state,
+    state_from_dict,
+)
 from canasta.formats.records import RecordError, match_to_record, record_to_match
 from formatkit import random_states, roundtrip, time_limit
 
@@ -210,3 +216,27 @@ def test_the_runaway_reads_of_the_issue_are_refused_at_once(kind: str, options: 
     with time_limit(5), pytest.raises(error) as err:
         _reader(kind)(doc)
     assert where in err.value.path
+
+
+def test_a_black_three_turned_up_leaves_the_pile_unfrozen_and_the_position_reads_back() -> None:
+    """Seed 003: black threes freeze the pile "quando vengono scartati in cima alla pila degli
+    scarti" (house rule frozen_pile=wild_or_black_three), so a black three turned up as the
+    upcard freezes nothing, and a position written before the first discard reads back (the
+    soak's break 2026:2223). Once a black three is discarded, the unfrozen pile is refused."""
+    rules = load_preset("brazilian", {"frozen_pile": "wild_or_black_three"})
+    state = next(s for seed in range(400)
+                 if (s := State.deal(rules, 3, seed=seed)).pile[-1] in BLACK_THREES)
+    assert not state.pile_frozen
+    while state.phase is not Phase.PLAY:  # the first player draws: still the upcard on top
+        state.apply(state.legal_actions()[0])
+    doc = roundtrip(position_to_dict(state))
+    assert same_state(state_from_dict(doc, "test"), state)
+    # the same top card as a discard (a Discarded event) on an unfrozen pile is refused
+    later = State.deal(rules, 3, seed=0)
+    while later.turn < 1:
+        later.apply(next(a for a in later.legal_actions() if a.text() != "end-hand"))
+    doc = roundtrip(position_to_dict(later))
+    three = next(i for i, c in enumerate(doc["stock"]) if c in ("3c", "3s"))
+    doc["pile"].append(doc["stock"].pop(three))
+    doc["pile_frozen"] = False
+    _refused(doc, "$.pile_frozen", "freezes it")

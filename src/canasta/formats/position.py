@@ -39,7 +39,7 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData
-from canasta.core.events import Played
+from canasta.core.events import Discarded, Played, UpcardTurned
 from canasta.core.melds import SEQUENCE_KEY, is_sequence
 from canasta.core.rules import Rules, RulesError
 from canasta.core.state import Phase, State
@@ -207,6 +207,7 @@ def state_from_dict(data: Any, source: str = "position", path: str = "$") -> Sta
             state.record(Played(seat, action))
     # "log" (English lines, written before events) is accepted and not read.
     r.list_(doc.get("log", []), sub(path, "log"))
+    _check_pile_freeze(r, state, path)
     return state
 
 
@@ -362,6 +363,8 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
 
     _check_cards(r, places, full, path)
     _check_table(r, s, path)
+    if not top:  # a position before the opening has no events of its own
+        _check_pile_freeze(r, s, path)
     before = tget("before_opening", None)
     if s.provisional:
         if not top and before is not None:
@@ -512,10 +515,27 @@ def _check_table(r: Reader, s: State, path: str) -> None:
         r.fail(sub(path, "result"), "expected no result while the hand is played")
 
 
+def _top_is_the_upcard(s: State) -> bool:
+    """Whether the pile's top card can be the upcard rather than a discard. The discard rules
+    freeze the pile for a discarded card; the upcard is judged by the upcard rules (a black
+    three turned up freezes nothing in seed 003, whose black three freezes "quando vengono
+    scartati"). Without events (positions typed by hand or written before events), nothing
+    discarded yet (turn 0) is all that can be known."""
+    if s.turn > 0:
+        return False
+    events = list(s.events)
+    if not events:
+        return True
+    if any(isinstance(e, Discarded) for e in events):
+        return False
+    upcards = [e.card for e in events if isinstance(e, UpcardTurned)]
+    return bool(upcards) and upcards[-1] == s.pile[-1]
+
+
 def _check_impossible(r: Reader, s: State, path: str) -> None:
     """Positions no play can reach (issue 9 item 17): a hand ended by the stock while the stock
     holds cards, a side out without the canastas its rules require, surprise cards under rules
-    that deal none (or more than they deal), a pile not frozen under a card that freezes it."""
+    that deal none (or more than they deal); the pile's freeze is :func:`_check_pile_freeze`."""
     rules = s.rules
     rp = sub(path, "result")
     if s.phase is Phase.OVER and s.end_reason in ("stock_exhausted", "last_card_red_three"):
@@ -534,14 +554,20 @@ def _check_impossible(r: Reader, s: State, path: str) -> None:
     if len(s.surprise) > rules.deal.surprise_cards:
         r.fail(sub(path, "surprise"), f"{len(s.surprise)} surprise cards, the rules deal "
                                       f"{rules.deal.surprise_cards} [deal.surprise_cards]")
-    if s.pile and not s.pile_frozen:
-        top = s.pile[-1]
-        if is_wild(top) and rules.pile.wild_discard_freezes:
-            r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
-                                             "pile freezes it [pile.wild_discard_freezes]")
-        if top in BLACK_THREES and rules.pile.black_three_discard_freezes:
-            r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
-                                             "pile freezes it [pile.black_three_discard_freezes]")
+
+
+def _check_pile_freeze(r: Reader, s: State, path: str) -> None:
+    """A pile not frozen under a discarded card that freezes it is impossible (issue 9 item
+    17). Read after the events, which tell a discard from the upcard."""
+    if not s.pile or s.pile_frozen or _top_is_the_upcard(s):
+        return
+    top, rules = s.pile[-1], s.rules
+    if is_wild(top) and rules.pile.wild_discard_freezes:
+        r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
+                                         "pile freezes it [pile.wild_discard_freezes]")
+    if top in BLACK_THREES and rules.pile.black_three_discard_freezes:
+        r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
+                                         "pile freezes it [pile.black_three_discard_freezes]")
 
 
 def state_from_json(text: str, source: str = "position") -> State:
