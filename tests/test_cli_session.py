@@ -171,8 +171,9 @@ def test_hint_lists_suggest_s_moves_in_short_form(monkeypatch: pytest.MonkeyPatc
     assert reply.choices[0] == Draw()
 
 
-def random_states(variant: str, seeds: range, pred: Any) -> State:
-    rules = load_preset(variant)
+def random_states(variant: str, seeds: range, pred: Any,
+                  options: dict[str, str] | None = None) -> State:
+    rules = load_preset(variant, options or {})
     for seed in seeds:
         state = State.deal(rules, 4, seed=seed)
         rng = random.Random(seed)
@@ -191,8 +192,11 @@ def test_a_pile_frozen_for_everyone_is_not_said_to_wait_for_the_opening() -> Non
     first = explain.pile_lines(view)[0]
     assert first.startswith("Frozen for everyone")
     assert "until it opens" not in " ".join(explain.pile_lines(view))
+    # Seed 002 freezes the pile only by the freezing cards; pagat's freeze for an unopened side
+    # is the option frozen_for_unopened.
     other = random_states("international", range(200), lambda s: not s.pile_frozen and s.pile
-                          and not s.opened[s.team_of[s.actor]])
+                          and not s.opened[s.team_of[s.actor]],
+                          {"frozen_for_unopened": "true"})
     assert explain.pile_lines(other.view(other.actor))[0].startswith(
         "Frozen for your side until it opens")
 

@@ -143,14 +143,22 @@ def test_black_threes_melded_only_when_going_out() -> None:
     assert s.is_over and s.went_out == 1
 
 
-def test_black_three_meld_never_takes_a_wild_card() -> None:
-    """Seed 002_277939805e3ea5bf.txt: "In alcune versioni, una combinazione finale di 3 neri può
-    essere solo pulita; non è comunque mai concesso formare una canasta mista di 3 neri". The
-    preset forbids wild cards in a black-three meld, as shared/rules/variants.md section 3
-    recommends after Britannica ("wild cards may not be included in such a meld")."""
+def test_black_three_meld_may_take_wild_cards_but_is_never_a_mixed_canasta() -> None:
+    """Seed 002_277939805e3ea5bf.txt: "In sede di chiusura, anche i 3 neri possono essere calati
+    in combinazione. In alcune versioni, una combinazione finale di 3 neri può essere solo
+    pulita; non è comunque mai concesso formare una canasta mista di 3 neri". Clean only "in
+    alcune versioni": by the seed's own rule the going-out meld of black threes may hold wild
+    cards (3s 3s 3c 2c), but never seven cards; the clean meld is the option
+    ``black_three_meld_wilds=false`` (Britannica)."""
     s = seat1_after_draw("Ks Kh Kd Kc Ks Kh JK 3s 3s 3c 2c", draw="9d")
     play(s, "meld Ks Kh Kd Kc Ks Kh JK")
-    assert rule_of(s, "meld 3s 3s 3c 2c") == "melds.black_three_meld_going_out"
+    play(s, "meld 3s 3s 3c 2c", "discard 9d")
+    assert s.is_over and s.went_out == 1
+    assert sorted(s.melds[1][3]) == sorted(cards("3s 3s 3c 2c"))
+    clean = load_preset("international", {"black_three_meld_wilds": "false"})
+    s3 = seat1_after_draw("Ks Kh Kd Kc Ks Kh JK 3s 3s 3c 2c", draw="9d", rules=clean)
+    play(s3, "meld Ks Kh Kd Kc Ks Kh JK")
+    assert rule_of(s3, "meld 3s 3s 3c 2c") == "melds.black_three_meld_going_out"
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,11 @@ from collections import Counter
 
 import pytest
 
-from canasta import Phase, State, TakePile
+from canasta import Phase, State, TakePile, load_preset
 from canasta.core.cards import card_text, is_wild
+from canasta.core.rules import Rules
 from helpers import (
+    RULES,
     card,
     cards,
     check_conservation,
@@ -38,13 +40,14 @@ def seat3_to_act(
     upcard: str = "Jd",
     scores: tuple[int, int] | None = None,
     seat1: str = SEAT1,
+    rules: Rules = RULES,
 ) -> State:
     """Seat 1 draws (Qd), opens with A A A and 7 7 7 (or does not), discards; seat 2 draws and
     discards ``seat2_discard``; seat 3 is to act with that card on top of the pile."""
     # Seat 1 draws its discard when it is not in SEAT1 (a wild card, to freeze the pile).
     draw1 = "Qd" if card(seat1_discard) in cards(seat1) else seat1_discard
     s = deal({1: seat1, 2: seat2 or seat2_discard, 3: seat3}, after=f"{upcard} {draw1} 10d 8d",
-             scores=scores)
+             scores=scores, rules=rules)
     play(s, "draw")
     if seat1_opens:
         play(s, "meld As Ah Ad", "meld 7s 7d 7c")
@@ -132,15 +135,34 @@ def test_frozen_pile_needs_two_natural_cards() -> None:
     assert not s.pile_frozen and s.pile == []
 
 
-def test_pile_is_frozen_for_a_side_that_has_not_opened() -> None:
+def test_unfrozen_pile_taken_by_an_unopened_side_with_a_natural_and_a_wild_card() -> None:
     """Seed 002_277939805e3ea5bf.txt: "Se la rispettiva coppia non ha ancora aperto, il giocatore
     può prendere il pozzo solo se può utilizzare l'ultima carta scartata per aprire, insieme ad
-    altre carte di mano". The seed does not say which cards; following pagat
-    (shared/rules/variants.md section 3, "Unopened side taking the pile: pagat (natural
-    pair)"), the pile is frozen against an unopened side: it needs a natural pair."""
+    altre carte di mano ... Se il pozzo è congelato, a questo vincolo si aggiunge l'obbligo di
+    possedere almeno due carte naturali dello stesso valore facciale dell'ultima carta
+    scartata". The natural pair is added only for a frozen pile: an unopened side takes an
+    unfrozen pile with a natural and a wild card when that opens (9c 9s JK, 70 points). Pagat's
+    pile frozen against an unopened side is the option ``frozen_for_unopened=true``
+    (shared/rules/variants.md section 3)."""
     s = seat3_to_act("9c", seat1_opens=False)
-    assert not s.opened[1] and not s.pile_frozen
-    assert s.view(3).pile_frozen
+    assert not s.opened[1] and not s.pile_frozen and not s.view(3).pile_frozen
+    assert "take-pile 9s JK" in legal_texts(s)
+    play(s, "take-pile 9s JK")
+    assert s.opened[1] and sorted(s.melds[1][9]) == sorted(cards("9c 9s JK"))
+    frozen = load_preset("international", {"frozen_for_unopened": "true"})
+    s2 = seat3_to_act("9c", seat1_opens=False, rules=frozen)
+    assert s2.view(3).pile_frozen
+    assert rule_of(s2, "take-pile 9s JK") == "pile.frozen_naturals"
+    assert "take-pile 9s 9d" in legal_texts(s2)
+
+
+def test_frozen_pile_needs_a_natural_pair_from_an_unopened_side_too() -> None:
+    """Seed 002_277939805e3ea5bf.txt: "Se il pozzo è congelato, a questo vincolo si aggiunge
+    l'obbligo di possedere almeno due carte naturali dello stesso valore facciale dell'ultima
+    carta scartata". Seat 1, unopened, freezes the pile with a deuce; seat 3, unopened, takes it
+    only with a natural pair."""
+    s = seat3_to_act("9c", seat1_opens=False, seat1_discard="2h")
+    assert s.pile_frozen and not s.opened[1]
     assert rule_of(s, "take-pile 9s JK") == "pile.frozen_naturals"
     assert "take-pile 9s 9d" in legal_texts(s)
 

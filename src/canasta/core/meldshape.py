@@ -44,7 +44,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
         if not mr.black_three_meld_wilds:
             return IllegalActionError("melds.black_three_meld_going_out",
                                       "a meld of black threes takes no wild cards "
-                                      "[melds.black_three_meld_wilds]")
+                                      "[melds.black_three_meld_wilds]", {"case": "wild_cards"})
         if len(cards) >= mr.canasta_size:
             return IllegalActionError("melds.black_three_meld_wilds",
                                       "a mixed canasta of black threes is never allowed "

@@ -114,9 +114,12 @@ class PileRules:
     #: The pile is always frozen (S003 house rule "alcuni gruppi trattano tutti gli scarti come
     #: congelati").
     always_frozen: bool = False
-    #: The pile is frozen for a side that has not opened (pagat, for S002; S004 "atunci cand
-    #: echipa nu a etalat").
-    frozen_for_unopened_side: bool = True
+    #: The pile is frozen for a side that has not opened (S004 "atunci cand echipa nu a
+    #: etalat"; pagat's Canasta). Not in S002: "Se la rispettiva coppia non ha ancora aperto, il
+    #: giocatore può prendere il pozzo solo se può utilizzare l'ultima carta scartata per
+    #: aprire ... Se il pozzo è congelato, a questo vincolo si aggiunge l'obbligo di possedere
+    #: almeno due carte naturali".
+    frozen_for_unopened_side: bool = False
     #: A black three on top stops the next player (S002 "impedisce al giocatore successivo di
     #: prendere il pozzo").
     black_three_stops: bool = True
@@ -163,8 +166,9 @@ class MeldRules:
     black_three_meld_going_out: bool = True
     #: That going-out meld of black threes may hold wild cards, never as a mixed canasta (S002
     #: "In alcune versioni, una combinazione finale di 3 neri può essere solo pulita; non è
-    #: comunque mai concesso formare una canasta mista di 3 neri").
-    black_three_meld_wilds: bool = False
+    #: comunque mai concesso formare una canasta mista di 3 neri": clean only "in alcune
+    #: versioni").
+    black_three_meld_wilds: bool = True
     #: A player holding this many black threes may put them out of play together at any time in
     #: the turn; they score nothing (S004 "3 negru se scoate din joc numai in formatie de 4");
     #: 0 = never.
