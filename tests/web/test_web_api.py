@@ -128,7 +128,8 @@ def test_http_moves_wrong_token_spectator_wrong_turn_stale_malformed_illegal(
         ({"token": "not-a-seat", "version": version, "text": "draw"}, 403, "bad-token"),
         ({"version": version, "text": "draw"}, 403, "spectator"),
         ({"token": other, "version": version, "text": "draw"}, 409, "not-your-turn"),
-        ({"token": tok, "version": version - 1, "text": "draw"}, 409, "stale"),
+        # a version below 0 is out of range (issue 12, "Inputs"): malformed, not stale
+        ({"token": tok, "version": version - 1, "text": "draw"}, 400, "malformed"),
         ({"token": tok, "version": version + 1, "text": "draw"}, 409, "stale"),
         ({"token": tok, "text": "draw"}, 400, "malformed"),
         ({"token": tok, "version": "0", "text": "draw"}, 400, "malformed"),
@@ -242,7 +243,7 @@ def test_ws_refusals_go_to_the_sender_only_and_change_nothing(client: Any) -> No
             (ws_actor, json.dumps({"type": "action", "version": version}), "malformed"),
             (ws_actor, json.dumps({"type": "action", "version": version,
                                    "action": {"type": "meld", "cards": "9s"}}), "malformed"),
-            (ws_actor, json.dumps({"type": "action", "version": version - 1,
+            (ws_actor, json.dumps({"type": "action", "version": version + 1,
                                    "text": "draw"}), "stale"),
             (ws_actor, json.dumps({"type": "action", "version": version,
                                    "text": "discard 5h"}), "illegal"),

@@ -39,10 +39,26 @@ def register(app: typer.Typer) -> None:
         keep_abandoned: float = typer.Option(
             None, "--keep-abandoned", min=0.0,
             help="Seconds a table in play is kept while nobody moves (default a week)."),
+        seat_rate: float | None = typer.Option(
+            None, "--seat-rate", help="Messages a second a seat may send after its burst "
+                                      "(50; CANASTA_SEAT_RATE)."),
+        seat_burst: int | None = typer.Option(
+            None, "--seat-burst", help="Messages a seat may send at once (200)."),
+        create_rate: float | None = typer.Option(
+            None, "--create-rate", help="Tables and scorepads a second one address may "
+                                        "create after its burst (0.1)."),
+        create_burst: int | None = typer.Option(
+            None, "--create-burst", help="Tables and scorepads one address may create at "
+                                         "once (30)."),
     ) -> None:
         """Serve tables in the browser: create one, send the invitation links, play."""
+        from canasta.web.__main__ import limits_of
         from canasta.web.server import run
 
+        try:
+            limits = limits_of(seat_rate, seat_burst, create_rate, create_burst)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
         typer.echo(f"canasta: open http://{host}:{port}/ to create a table (database {db})")
         run(host, port, db, bot_delay, log_level, away_after, redis, workers, prefix,
-            keep_finished, keep_abandoned)
+            keep_finished, keep_abandoned, limits=limits)

@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from typing import Any
 
+from canasta.web.limits import ServerLimits
 from canasta.web.server import DEFAULT_DB, run
+
+
+def limits_of(seat_rate: float | None = None, seat_burst: int | None = None,
+              create_rate: float | None = None, create_burst: int | None = None
+              ) -> ServerLimits:
+    """The limits of the environment (``CANASTA_*``), with the options given in place."""
+    given: dict[str, Any] = {"seat_rate": seat_rate, "seat_burst": seat_burst,
+                             "create_rate": create_rate, "create_burst": create_burst}
+    return dataclasses.replace(ServerLimits.from_env(),
+                               **{k: v for k, v in given.items() if v is not None})
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,9 +43,23 @@ def main(argv: list[str] | None = None) -> None:
                         "stopped renewing their leases (6)")
     p.add_argument("--no-ws-deflate", action="store_true",
                    help="do not compress WebSocket messages (saves server CPU)")
+    p.add_argument("--seat-rate", type=float, default=None,
+                   help="messages a second a seat may send after its burst (50)")
+    p.add_argument("--seat-burst", type=int, default=None,
+                   help="messages a seat may send at once (200)")
+    p.add_argument("--create-rate", type=float, default=None,
+                   help="tables and scorepads a second one address may create after its "
+                        "burst (0.1)")
+    p.add_argument("--create-burst", type=int, default=None,
+                   help="tables and scorepads one address may create at once (30)")
     a = p.parse_args(argv)
+    try:
+        limits = limits_of(a.seat_rate, a.seat_burst, a.create_rate, a.create_burst)
+    except ValueError as exc:
+        p.error(str(exc))
     run(a.host, a.port, a.db, a.bot_delay, a.log_level, a.away_after, a.redis, a.workers,
-        a.prefix, a.keep_finished, a.keep_abandoned, not a.no_ws_deflate, a.lease)
+        a.prefix, a.keep_finished, a.keep_abandoned, not a.no_ws_deflate, a.lease,
+        limits=limits)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
-"""The ASGI app of ``canasta serve`` (Starlette).
+"""The ASGI app of ``canasta serve`` (FastAPI): routes only.
 
-HTTP API (JSON)::
+Every body and message is a model of :mod:`canasta.web.protocol`, and every request is run by
+the one :class:`canasta.web.dispatch.Dispatcher`, over HTTP and the WebSocket alike. The
+OpenAPI schema of the HTTP API, with the WebSocket's messages among its components
+(``Hello``, ``ClientMessage``, ``ServerMessage``), is served at ``/openapi.json``.
+
+HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
 
     GET  /api/variants                      presets, player counts, house rules, bot levels
     POST /api/tables                        create: {"variant", "options", "players",
@@ -24,6 +29,7 @@ HTTP API (JSON)::
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
     GET  /i18n                              {"languages": ["en", "it", ...]}
     GET  /i18n/{lang}.json                  the message catalogue of a language (canasta.i18n)
+    GET  /openapi.json                      the OpenAPI schema of all this
 
 WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<seat token>"}``
 (no token: a spectator) and receives ``{"type": "state", ...}`` now and after every change.
@@ -31,12 +37,19 @@ It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"te
 ``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
 ``{"type": "bot", "seat": s, "level": "medium"}``, ``{"type": "take-back"}`` (I'm back),
 ``{"type": "hint"}`` (answered ``{"type": "hint", "version", "items"}`` to the sender),
-``{"type": "undo", "version": n}``, ``{"type": "rematch"}`` and ``{"type": "ping"}``.
+``{"type": "undo", "version": n}``, ``{"type": "rematch"}`` and ``{"type": "ping"}``
+(answered ``{"type": "pong", "version"}``), each as a text frame.
 A refused message is answered ``{"type": "error", "code", "message", "version"}`` to its
-sender only, and the table is unchanged; an illegal move's error also
-carries ``"rule"`` and ``"refusal"`` (``{"rule", "key", "values", "variant", "seed",
+sender only, the table is unchanged and the connection stays open; an illegal move's error
+also carries ``"rule"`` and ``"refusal"`` (``{"rule", "key", "values", "variant", "seed",
 "quote"}``, see :func:`canasta.i18n.refusals.refusal_parts`), from which the page writes
-"Not allowed: …" in its own language with the variant's seed sentence.
+"Not allowed: …" in its own language with the variant's seed sentence. A bad hello is
+answered with an error, then the connection is closed (4403 for a bad token, else 4400).
+
+Refused over both: an unknown field (named), a value of the wrong type or out of its range, a
+body or message over 16 KiB (32 KiB for the scorepad), nesting deeper than 16 levels, a binary
+frame, and more than a seat's or a client's rate (``rate-limited``, 429 with ``Retry-After``;
+:mod:`canasta.web.limits`).
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
 fragment ``#seat=...``, which browsers never send to the server).
@@ -48,67 +61,136 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from starlette.applications import Starlette
+from fastapi import FastAPI, Header
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import canasta.web.answers as a
+import canasta.web.protocol as p
+import canasta.web.scorepad as scorepad
 from canasta import i18n
-from canasta.web.scorepad import routes as scorepad_routes
+from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
+from canasta.web.errors import WebError, bad
+from canasta.web.limits import ServerLimits
 from canasta.web.storage import Store
-from canasta.web.tables import Connection, TableManager, WebError, bot_levels, parse_move, variants
+from canasta.web.tables import Connection, TableManager, bot_levels, variants
 
 STATIC = Path(__file__).with_name("static")
-MAX_MESSAGE = 16_384
+HELLO_TIMEOUT = 30.0
 log = logging.getLogger("canasta.web")
 
+TableId = Annotated[str, PathParam(max_length=64, description="the table's id")]
+SeatPath = Annotated[int, PathParam(ge=0, le=p.MAX_SEAT, description="a seat, from 0")]
+HandPath = Annotated[int, PathParam(ge=0, le=p.MAX_HAND, description="a hand, from 0")]
+Authorization = Annotated[str | None, Header(
+    max_length=p.MAX_TOKEN + 7, description="`Bearer <seat token>`: the view of that seat")]
+_TABLE_PATH = re.compile(r"^/api/tables/([^/]+)/")
+_JSON_TYPE = re.compile(rb"^\s*application/([\w.+-]+\+)?json\s*(;.*)?$", re.IGNORECASE)
 
-def _error(exc: WebError, version: int | None = None) -> JSONResponse:
-    return JSONResponse(exc.to_json(version), status_code=exc.status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_MESSAGE:
-        raise WebError("malformed", "the request is too large")
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise WebError("malformed", "the request is too large")
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError("malformed", "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise WebError("malformed", "expected a JSON object")
-    return data
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _bearer(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
+class BodyGuard:
+    """Reads the body of every ``/api/`` request before the app does, and refuses one that
+    is too large (read in chunks: a huge upload is never held), not JSON, sent without a
+    JSON content type, or nested too deep (:func:`canasta.web.protocol.read_json`)."""
+
+    def __init__(self, app: ASGIApp, limits: ServerLimits,
+                 refuse: Callable[[WebError, str], Response]) -> None:
+        self.app = app
+        self.limits = limits
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        limit = (self.limits.max_pad_body if path.startswith("/api/scorepads")
+                 else self.limits.max_body)
+        headers = dict(scope.get("headers") or [])
+        try:
+            raw = await self._read(receive, headers, limit)
+            if raw is None:
+                return  # the client left
+            if raw.strip():
+                if not _JSON_TYPE.match(headers.get(b"content-type", b"")):
+                    raise bad("send the body as JSON, with Content-Type: application/json")
+                p.read_json(raw, limit, self.limits.max_depth)
+            else:
+                raw = b""
+        except WebError as exc:
+            await self.refuse(exc, path)(scope, receive, send)
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _read(self, receive: Receive, headers: dict[bytes, bytes],
+                    limit: int) -> bytes | None:
+        too_large = bad(f"the request is too large (at most {limit} bytes)")
+        length = headers.get(b"content-length", b"")
+        if length.isdigit() and int(length) > limit:
+            raise too_large
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                return b"".join(chunks)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
     return None
 
 
 def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float = 0.6,
                away_after: float = 45.0, store: Store | None = None,
                redis: str | None = None, prefix: str = "canasta",
-               origin: str | None = None, tuning: dict[str, float] | None = None) -> Starlette:
+               origin: str | None = None, tuning: dict[str, float] | None = None,
+               limits: ServerLimits | None = None) -> FastAPI:
     """Build the app. ``db`` is a SQLAlchemy URL (or a SQLite file path); migrations run at
     start-up. ``away_after``: seconds a disconnected person's turn waits before a bot plays
     it. ``store`` replaces ``db`` (tests). ``redis``: a Redis URL, for several processes on
     one PostgreSQL database (``prefix`` names the channel; ``origin`` this process, see
     :func:`canasta.web.pubsub.new_origin`). ``tuning`` sets attributes of
-    :class:`canasta.web.cluster.Cluster` (``lease``, ``keep_finished``, ...)."""
+    :class:`canasta.web.cluster.Cluster` (``lease``, ``keep_finished``, ...). ``limits``:
+    sizes and rates (:meth:`ServerLimits.from_env` by default)."""
     from canasta.web.pubsub import make_bus
 
     store = store or Store(db)
+    limits = limits or ServerLimits.from_env()
     bus = make_bus(redis, prefix)
     if origin:
         bus.origin = origin
@@ -117,169 +199,191 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         if not hasattr(manager.cluster, key):
             raise ValueError(f"no setting '{key}' of the cluster")
         setattr(manager.cluster, key, value)
+    dispatcher = Dispatcher(manager, limits)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await manager.start()
         yield
         await manager.stop()
 
-    async def page_index(request: Request) -> Response:
+    app = FastAPI(title="canasta serve", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url="/openapi.json",
+                  description=(__doc__ or "").split("\n\n")[1])
+
+    def refuse(exc: WebError, path: str) -> Response:
+        match = _TABLE_PATH.match(path)
+        return respond(dispatcher.refusal(exc, Context(table_id=match and match.group(1))))
+
+    app.add_middleware(BodyGuard, limits=limits, refuse=refuse)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
+        error = bad(p.describe(list(exc.errors()), skip=1))
+        return refuse(error, request.url.path)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "malformed")
+        return JSONResponse({"type": "error", "code": code, "message": str(exc.detail)},
+                            status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def on_bug(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"type": "error", "code": "server-error",
+                             "message": "the server failed on this request"}, status_code=500)
+
+    def ctx(request: Request, table_id: str | None = None, token: str | None = None
+            ) -> Context:
+        return Context(table_id=table_id, token=token, client=client_of(request),
+                       base_url=str(request.base_url))
+
+    async def run(request: Request, body: p.Request, table_id: str | None = None,
+                  token: str | None = None) -> Response:
+        return respond(await dispatcher.run(body, ctx(request, table_id, token)))
+
+    # -- pages and catalogues ----------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def page_index() -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def page_table(request: Request) -> Response:
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def page_table() -> Response:
         return FileResponse(STATIC / "table.html")
 
-    async def api_languages(request: Request) -> Response:
+    @app.get("/i18n", response_model=a.Languages)
+    async def api_languages() -> Response:
+        """The languages of the message catalogues."""
         return JSONResponse({"languages": list(i18n.languages())})
 
-    async def api_catalogue(request: Request) -> Response:
-        lang = request.path_params["lang"]
+    @app.get("/i18n/{lang}.json", response_model=None,
+             responses={200: {"description": "the catalogue: key -> text",
+                              "content": {"application/json": {}}},
+                        **error_responses(404)})
+    async def api_catalogue(lang: Annotated[str, PathParam(max_length=16)]) -> Response:
+        """The message catalogue of a language (canasta.i18n)."""
         if lang not in i18n.languages():
             return JSONResponse({"type": "error", "code": "not-found",
                                  "message": f"no catalogue for '{lang}'"}, status_code=404)
         return JSONResponse(i18n.catalogue(lang),
                             headers={"Cache-Control": "public, max-age=300"})
 
-    async def api_variants(request: Request) -> Response:
+    # -- tables ------------------------------------------------------------------------------
+    @app.get("/api/variants", response_model=a.Variants)
+    async def api_variants() -> Response:
+        """The presets a table can use, their player counts and house rules, and the bot
+        levels the lobby offers."""
         return JSONResponse({"variants": variants(), "bots": bot_levels()})
 
-    async def api_create(request: Request) -> Response:
-        try:
-            table, tokens = await manager.create(await _body(request))
-        except WebError as exc:
-            return _error(exc)
-        base = str(request.base_url).rstrip("/")
-        seats = []
-        for seat, token in zip(table.seats, tokens, strict=True):
-            path = f"/t/{table.id}#seat={token}" if token else None
-            seats.append({"seat": seat.seat, "name": seat.name, "kind": seat.kind,
-                          "token": token, "path": path,
-                          "url": base + path if path else None})
-        return JSONResponse({
-            "table": table.id, "version": table.version, "seats": seats,
-            "spectator": {"path": f"/t/{table.id}", "url": f"{base}/t/{table.id}"},
-        }, status_code=201)
-
-    async def api_table(request: Request) -> Response:
-        try:
-            return JSONResponse(await manager.view(request.path_params["table_id"],
-                                                   _bearer(request)))
-        except WebError as exc:
-            return _error(exc)
-
-    async def _table_version(table_id: str) -> int | None:
-        with contextlib.suppress(WebError):
-            return (await manager.get(table_id)).version
-        return None
-
-    async def api_action(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            action = parse_move(data)
-            return JSONResponse(await manager.act(table_id, data.get("token"),
-                                                  data.get("version"), action))
-        except WebError as exc:
-            return _error(exc, await _table_version(table_id))
-
-    async def api_go_out(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            return JSONResponse(await manager.go_out(table_id, data.get("token"),
-                                                     data.get("version")))
-        except WebError as exc:
-            return _error(exc, await _table_version(table_id))
-
-    async def api_next_hand(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            return JSONResponse(await manager.next_hand(table_id, data.get("token"),
-                                                        data.get("version")))
-        except WebError as exc:
-            return _error(exc, await _table_version(table_id))
-
-    async def api_bot(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            try:
-                seat = int(request.path_params["seat"])
-            except ValueError:
-                raise WebError("malformed", "the seat must be a number") from None
-            return JSONResponse(await manager.give_to_bot(table_id, data.get("token"), seat,
-                                                          data.get("level")))
-        except WebError as exc:
-            return _error(exc)
-
-    async def api_lobby(request: Request) -> Response:
+    @app.get("/api/lobby", response_model=a.Lobby)
+    async def api_lobby() -> Response:
+        """Public tables in play with a free seat."""
         return JSONResponse({"tables": await manager.open_tables()})
 
-    async def api_join(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            try:
-                seat = int(request.path_params["seat"])
-            except ValueError:
-                raise WebError("malformed", "the seat must be a number") from None
-            table, token = await manager.join(table_id, seat, data.get("name"))
-        except WebError as exc:
-            return _error(exc)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token,
-                             "path": f"/t/{table.id}#seat={token}"})
+    @app.post("/api/tables", status_code=201, response_model=None,
+              responses={201: {"model": a.Created}, **error_responses(400, 429)})
+    async def api_create(request: Request, body: p.CreateTable | None = None) -> Response:
+        """Create a table: one secret link per human seat, and the spectator's."""
+        return await run(request, body or p.CreateTable())
 
-    async def api_hint(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            return JSONResponse(await manager.hint(request.path_params["table_id"],
-                                                   data.get("token")))
-        except WebError as exc:
-            return _error(exc)
+    @app.get("/api/tables/{table_id}", response_model=None,
+             responses={200: {"model": a.StateMessage}, **error_responses(400, 403, 404)})
+    async def api_table(request: Request, table_id: TableId,
+                        authorization: Authorization = None) -> Response:
+        """The table as a spectator sees it, or as the seat of the Bearer token."""
+        return await run(request, p.ViewTable(), table_id, _bearer(authorization))
 
-    async def api_undo(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await _body(request)
-            return JSONResponse(await manager.undo(table_id, data.get("token"),
-                                                   data.get("version")))
-        except WebError as exc:
-            return _error(exc, await _table_version(table_id))
+    moves = {200: {"model": a.StateMessage},
+             **error_responses(400, 403, 404, 409, 422, 429, 503)}
 
-    async def api_rematch(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            new = await manager.rematch(request.path_params["table_id"], data.get("token"))
-        except WebError as exc:
-            return _error(exc)
-        return JSONResponse({"table": new, "path": f"/t/{new}"})
+    @app.post("/api/tables/{table_id}/actions", response_model=None, responses=moves)
+    async def api_action(request: Request, table_id: TableId, body: p.MoveBody) -> Response:
+        """Play one action for the seat of ``token``, against ``version``."""
+        return await run(request, body, table_id, body.token)
 
-    async def api_record(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        hand = request.path_params.get("hand")
-        try:
-            number = None
-            if hand is not None:
-                try:
-                    number = int(hand)
-                except ValueError:
-                    raise WebError("malformed", "the hand must be a number") from None
-            rec = await manager.record(table_id, number)
-        except WebError as exc:
-            return _error(exc)
-        suffix = "" if number is None else f"-hand{number + 1}"
+    @app.post("/api/tables/{table_id}/go-out", response_model=None, responses=moves)
+    async def api_go_out(request: Request, table_id: TableId, body: p.GoOutBody) -> Response:
+        """Play the engine's going-out plan for the seat of ``token``."""
+        return await run(request, body, table_id, body.token)
+
+    @app.post("/api/tables/{table_id}/next-hand", response_model=None, responses=moves)
+    async def api_next_hand(request: Request, table_id: TableId,
+                            body: p.NextHandBody) -> Response:
+        """Deal the next hand (any seated person, once the hand is scored)."""
+        return await run(request, body, table_id, body.token)
+
+    @app.post("/api/tables/{table_id}/undo", response_model=None, responses=moves)
+    async def api_undo(request: Request, table_id: TableId, body: p.UndoBody) -> Response:
+        """House rule undo: take back the melds and lay-offs of this turn."""
+        return await run(request, body, table_id, body.token)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=None,
+              responses={200: {"model": a.StateMessage},
+                         **error_responses(400, 403, 404, 409, 429, 503)})
+    async def api_bot(request: Request, table_id: TableId, seat: SeatPath,
+                      body: p.BotBody | None = None) -> Response:
+        """A bot plays ``seat`` (yours, or a person's nobody is connected to)."""
+        body = body or p.BotBody()
+        return await run(request, p.GiveToBot(seat=seat, level=body.level), table_id,
+                         body.token)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/join", response_model=None,
+              responses={200: {"model": a.Joined}, **error_responses(400, 404, 409, 429)})
+    async def api_join(request: Request, table_id: TableId, seat: SeatPath,
+                       body: p.JoinBody | None = None) -> Response:
+        """Take a free seat of a public table: its secret token and link."""
+        name = body.name if body else None
+        return await run(request, p.Join(seat=seat, name=name), table_id)
+
+    @app.post("/api/tables/{table_id}/hint", response_model=None,
+              responses={200: {"model": a.HintAnswer},
+                         **error_responses(400, 403, 404, 409, 429)})
+    async def api_hint(request: Request, table_id: TableId,
+                       body: p.HintBody | None = None) -> Response:
+        """The best moves of the seat of ``token`` (its turn, at a table with hints)."""
+        body = body or p.HintBody()
+        return await run(request, body, table_id, body.token)
+
+    @app.post("/api/tables/{table_id}/rematch", response_model=None,
+              responses={200: {"model": a.Rematched},
+                         **error_responses(400, 403, 404, 409, 429, 503)})
+    async def api_rematch(request: Request, table_id: TableId,
+                          body: p.RematchBody | None = None) -> Response:
+        """The same seats again once the match is over: the new table's id."""
+        body = body or p.RematchBody()
+        return await run(request, body, table_id, body.token)
+
+    async def record(request: Request, table_id: str, hand: int | None) -> Response:
+        reply = await dispatcher.run(p.Record(hand=hand), ctx(request, table_id))
+        if reply.refused:
+            return respond(reply)
+        suffix = "" if hand is None else f"-hand{hand + 1}"
         return Response(
-            json.dumps(rec, indent=1) + "\n", media_type="application/json",
+            json.dumps(reply.body, indent=1) + "\n", media_type="application/json",
             headers={"Content-Disposition":
-                     f'attachment; filename="canasta-{table_id}{suffix}.json"'},
-        )
+                     f'attachment; filename="canasta-{table_id}{suffix}.json"'})
 
-    async def ws_table(ws: WebSocket) -> None:
+    downloads = {200: {"description": "a game record (docs/formats.md), as a download",
+                       "content": {"application/json": {}}},
+                 **error_responses(400, 404)}
+
+    @app.get("/api/tables/{table_id}/record", response_model=None, responses=downloads)
+    async def api_record(request: Request, table_id: TableId) -> Response:
+        """The game record of the finished hands (never the deck of a hand in play)."""
+        return await record(request, table_id, None)
+
+    @app.get("/api/tables/{table_id}/hands/{hand}/record", response_model=None,
+             responses=downloads)
+    async def api_hand_record(request: Request, table_id: TableId,
+                              hand: HandPath) -> Response:
+        """The game record as stored when hand ``hand`` finished."""
+        return await record(request, table_id, hand)
+
+    # -- the WebSocket -----------------------------------------------------------------------
+    @app.websocket("/ws/{table_id}")
+    async def ws_table(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        table_id = ws.path_params["table_id"]
 
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(json.dumps(message))
@@ -294,100 +398,70 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             await ws.close(code=4404)
             return
         try:
-            hello = json.loads(await asyncio.wait_for(ws.receive_text(), 30))
-            if not isinstance(hello, dict) or hello.get("type") != "hello":
-                raise WebError("malformed", "first send {\"type\": \"hello\", \"token\": ...}")
-            token = hello.get("token")
+            frame = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
+            if frame["type"] == "websocket.disconnect":
+                return
+            if frame.get("text") is None:
+                raise bad("binary frames are not read: send the hello as JSON text")
+            hello = p.read_hello(p.read_json(frame["text"], limits.max_body,
+                                             limits.max_depth, "message"))
             conn = Connection(send, None, send_text)
-            await manager.attach(table, conn, token)
+            seat = await manager.attach(table, conn, hello.token)
         except WebError as exc:
-            await send(exc.to_json(table.version))
-            await ws.close(code=4403 if exc.code == "bad-token" else 4400)
-            return
-        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, RuntimeError):
             with contextlib.suppress(Exception):
-                await send(WebError("malformed", "expected a hello message").to_json())
+                await send(exc.to_json(table.version))
+                await ws.close(code=4403 if exc.code == "bad-token" else 4400)
+            return
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            with contextlib.suppress(Exception):
+                await send(bad("expected a hello message").to_json(table.version))
                 await ws.close(code=4400)
             return
+        where = Context(table_id=table.id, token=hello.token, client=client_of(ws), seat=seat)
         try:
             while True:
-                text = await ws.receive_text()
-                reply = await _ws_message(table, conn, token, text)
-                if reply is not None:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                for reply in await dispatcher.frame(frame, where):
                     conn.push(reply)
-                    if reply.get("code") == "stale":
-                        conn.push(await manager.payload_of(table, conn.seat))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             await manager.detach(table, conn)
 
-    async def _ws_message(table: Any, conn: Connection, token: Any,
-                          text: str) -> dict[str, Any] | None:
-        try:
-            if len(text) > MAX_MESSAGE:
-                raise WebError("malformed", "the message is too large")
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError:
-                raise WebError("malformed", "the message is not JSON") from None
-            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                raise WebError("malformed", "expected {\"type\": ...}")
-            kind = data["type"]
-            if kind == "ping":
-                return {"type": "pong", "version": table.version}
-            if kind == "action":
-                await manager.act(table.id, token, data.get("version"), parse_move(data))
-            elif kind == "go-out":
-                await manager.go_out(table.id, token, data.get("version"))
-            elif kind == "next-hand":
-                await manager.next_hand(table.id, token, data.get("version"))
-            elif kind == "bot":
-                await manager.give_to_bot(table.id, token, data.get("seat"),
-                                          data.get("level"))
-            elif kind == "take-back":
-                seat = table.seat_of(token)
-                await manager.take_back(table, seat)
-            elif kind == "hint":
-                return await manager.hint(table.id, token)
-            elif kind == "undo":
-                await manager.undo(table.id, token, data.get("version"))
-            elif kind == "rematch":
-                await manager.rematch(table.id, token)
-            else:
-                raise WebError("malformed", f"unknown message type '{kind}'")
-        except WebError as exc:
-            return exc.to_json(table.version)
-        except Exception:  # a bug must not cost the player the connection
-            log.exception("table %s: message failed", table.id)
-            return WebError("server-error", "the server failed on this message").to_json(
-                table.version)
-        return None
+    app.include_router(scorepad.router(dispatcher, store))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    routes = [
-        Route("/", page_index),
-        Route("/t/{table_id}", page_table),
-        Route("/api/variants", api_variants),
-        Route("/i18n", api_languages),
-        Route("/i18n/{lang}.json", api_catalogue),
-        Route("/api/tables", api_create, methods=["POST"]),
-        Route("/api/tables/{table_id}", api_table),
-        Route("/api/tables/{table_id}/actions", api_action, methods=["POST"]),
-        Route("/api/tables/{table_id}/go-out", api_go_out, methods=["POST"]),
-        Route("/api/tables/{table_id}/next-hand", api_next_hand, methods=["POST"]),
-        Route("/api/tables/{table_id}/seats/{seat}/bot", api_bot, methods=["POST"]),
-        Route("/api/lobby", api_lobby),
-        Route("/api/tables/{table_id}/seats/{seat}/join", api_join, methods=["POST"]),
-        Route("/api/tables/{table_id}/hint", api_hint, methods=["POST"]),
-        Route("/api/tables/{table_id}/undo", api_undo, methods=["POST"]),
-        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
-        Route("/api/tables/{table_id}/record", api_record),
-        Route("/api/tables/{table_id}/hands/{hand}/record", api_record),
-        WebSocketRoute("/ws/{table_id}", ws_table),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    routes += scorepad_routes(store)
-    app = Starlette(routes=routes, lifespan=lifespan)
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = _openapi(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.state.manager = manager
     app.state.store = store
+    app.state.dispatcher = dispatcher
     return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema, with the WebSocket's messages in the components; a request that
+    fails validation is answered 400 ``malformed`` here, so FastAPI's 422 entries go."""
+    schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                         routes=app.routes)
+    for item in schema.get("paths", {}).values():
+        for op in item.values():
+            responses = op.get("responses", {})
+            entry = responses.get("422", {})
+            if "HTTPValidationError" in json.dumps(entry):
+                del responses["422"]
+                responses.setdefault("400", {
+                    "description": "malformed",
+                    "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/ErrorMessage"}}}})
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.pop(unused, None)
+    components.update(a.openapi_extra())
+    return schema

@@ -1,6 +1,7 @@
 """The errors of the table server: a refused request leaves the table unchanged and is
-answered with a code (its HTTP status in :data:`ERROR_STATUS`) and a message; and the reading
-of a move message, which refuses anything that is not an action."""
+answered ``{"type": "error", "code", "message", ...}`` with a code (its HTTP status in
+:data:`ERROR_STATUS`); and the reading of a move message, which refuses anything that is not
+an action."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ ERROR_STATUS = {
     "stale": 409,
     "not-allowed": 409,
     "illegal": 422,
+    "bad-rules": 400,
+    "tally": 400,
+    "table": 400,
+    "rate-limited": 429,
+    "method-not-allowed": 405,
     "storage": 503,
     "server-error": 500,
 }
@@ -29,19 +35,27 @@ ERROR_STATUS = {
 
 class WebError(Exception):
     """A request the server refuses; the table is unchanged. ``code`` is one of
-    :data:`ERROR_STATUS`; ``rule`` names the broken rule for an illegal move."""
+    :data:`ERROR_STATUS` (``status`` overrides its HTTP status); ``rule`` and ``refusal``
+    explain an illegal move; ``extra`` adds fields to the error message (the scorepad's
+    i18n ``key`` and ``values``)."""
 
     def __init__(self, code: str, message: str, rule: str | None = None,
-                 refusal: dict[str, Any] | None = None) -> None:
+                 refusal: dict[str, Any] | None = None, *, status: int | None = None,
+                 extra: dict[str, Any] | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
         self.refusal = refusal
+        self._status = status
+        self.extra = extra or {}
+        #: seconds until a ``rate-limited`` request may be sent again
+        self.retry_after = retry_after
 
     @property
     def status(self) -> int:
-        return ERROR_STATUS.get(self.code, 400)
+        return self._status or ERROR_STATUS.get(self.code, 400)
 
     def to_json(self, version: int | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
@@ -49,10 +63,10 @@ class WebError(Exception):
             out["rule"] = self.rule
         if self.refusal:
             out["refusal"] = self.refusal
+        out.update(self.extra)
         if version is not None:
             out["version"] = version
         return out
-
 
 
 def illegal_error(exc: IllegalActionError, rules: Rules, state: State) -> WebError:

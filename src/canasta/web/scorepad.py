@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pathlib
 import secrets
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import APIRouter, Path
 from sqlalchemy.orm import Session
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import FileResponse, Response
 
 from canasta.core.match import decide_winner
 from canasta.core.rules import Rules, RulesError, load_preset
@@ -51,25 +51,29 @@ from canasta.formats.tally import (
     canasta_kinds,
     hand_result_of_tally,
 )
+from canasta.web.answers import Pad
+from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
+from canasta.web.errors import WebError
+from canasta.web.protocol import (
+    MAX_HAND,
+    AddHand,
+    CreatePad,
+    GetPad,
+    HandResult,
+    RemoveHand,
+)
 from canasta.web.storage import ScorepadRow, Store, _now
 
-STATIC = Path(__file__).with_name("static")
-MAX_BODY = 32_768
+STATIC = pathlib.Path(__file__).with_name("static")
 MAX_HANDS = 200
 
 
-class PadError(Exception):
-    """A request refused; nothing stored changes."""
+class PadError(WebError):
+    """A scorepad request refused; nothing stored changes."""
 
-    def __init__(self, code: str, message: str, status: int = 400,
+    def __init__(self, code: str, message: str, status: int | None = None,
                  extra: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
-        self.extra = extra or {}
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"type": "error", "code": self.code, "message": self.message,
-                             **self.extra}, status_code=self.status)
+        super().__init__(code, message, status=status, extra=extra)
 
 
 # -- the match ------------------------------------------------------------------------------
@@ -220,109 +224,129 @@ class PadStore:
             row.updated_at = _now()
 
 
-# -- routes ---------------------------------------------------------------------------------
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise PadError("malformed", "the request is too large")
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise PadError("malformed", "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise PadError("malformed", "expected a JSON object")
-    return data
+# -- requests -------------------------------------------------------------------------------
+class PadService:
+    """The scorepad's requests (:mod:`canasta.web.protocol`), run by the dispatcher."""
 
+    def __init__(self, store: Store) -> None:
+        self.pads = PadStore(store)
 
-def routes(store: Store) -> list[BaseRoute]:
-    """The scorepad's page and API, to mount on the app (``routes += scorepad.routes(store)``)."""
-    pads = PadStore(store)
+    def register(self, dispatcher: Dispatcher) -> None:
+        dispatcher.register(CreatePad, self.create)
+        dispatcher.register(GetPad, self.get)
+        dispatcher.register(AddHand, self.add_hand)
+        dispatcher.register(RemoveHand, self.remove_hand)
+        dispatcher.register(HandResult, self.hand_result)
 
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "scorepad.html")
+    async def _load(self, ctx: Context) -> ScorepadRow:
+        if ctx.pad_id is None:  # pragma: no cover - a wiring bug
+            raise PadError("not-found", "there is no such scorepad", 404)
+        return await asyncio.to_thread(self.pads.load, ctx.pad_id)
 
-    async def create(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            rules = _rules(data.get("variant"), data.get("options"))
-            teams = _teams(rules, data.get("players"), data.get("team_size"))
-            names = data.get("names") or []
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise PadError("malformed", "names: expected a list of team names")
-            names = [(names[i].strip()[:40] if i < len(names) else "") or f"team {i + 1}"
-                     for i in range(len(teams))]
-            options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
-            row = ScorepadRow(id=secrets.token_urlsafe(12), variant=rules.name,
-                              options=options, players=data["players"],
-                              team_size=data.get("team_size"), names=names, hands=[],
-                              created_at=_now(), updated_at=_now())
-            await asyncio.to_thread(pads.create, row)
-            return JSONResponse(_pad_json(row), status_code=201)
-        except PadError as exc:
-            return exc.response()
+    async def create(self, req: CreatePad, ctx: Context) -> dict[str, Any]:
+        rules = _rules(req.variant, req.options)
+        teams = _teams(rules, req.players, req.team_size)
+        given = list(req.names or [])  # already without control and bidi characters
+        names = [(given[i][:40].strip() if i < len(given) else "") or f"team {i + 1}"
+                 for i in range(len(teams))]
+        options = {str(k): str(v) for k, v in (req.options or {}).items()}
+        row = ScorepadRow(id=secrets.token_urlsafe(12), variant=rules.name,
+                          options=options, players=req.players, team_size=req.team_size,
+                          names=names, hands=[], created_at=_now(), updated_at=_now())
+        await asyncio.to_thread(self.pads.create, row)
+        return _pad_json(row)
 
-    async def get(request: Request) -> Response:
-        try:
-            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
-            return JSONResponse(_pad_json(row))
-        except PadError as exc:
-            return exc.response()
+    async def get(self, req: GetPad, ctx: Context) -> dict[str, Any]:
+        return _pad_json(await self._load(ctx))
 
-    async def add_hand(request: Request) -> Response:
-        try:
-            data = await _body(request)
-            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
-            if len(row.hands) >= MAX_HANDS:
-                raise PadError("malformed", f"a scorepad holds at most {MAX_HANDS} hands")
-            tally = data.get("tally")
-            doc = await asyncio.to_thread(score_tally, row, tally)
-            if data.get("preview"):
-                return JSONResponse({"sheets": _sheets(doc, tally)})  # type: ignore[arg-type]
-            seen = len(row.hands)
-            row.hands = [*row.hands, {"tally": tally, "result": doc}]
-            await asyncio.to_thread(pads.set_hands, row.id, row.hands, seen)
-            return JSONResponse(_pad_json(row))
-        except PadError as exc:
-            return exc.response()
+    async def add_hand(self, req: AddHand, ctx: Context) -> dict[str, Any]:
+        row = await self._load(ctx)
+        if len(row.hands) >= MAX_HANDS:
+            raise PadError("malformed", f"a scorepad holds at most {MAX_HANDS} hands")
+        tally = req.tally
+        doc = await asyncio.to_thread(score_tally, row, tally)
+        if req.preview:
+            return {"sheets": _sheets(doc, tally)}
+        seen = len(row.hands)
+        row.hands = [*row.hands, {"tally": tally, "result": doc}]
+        await asyncio.to_thread(self.pads.set_hands, row.id, row.hands, seen)
+        return _pad_json(row)
 
-    def _hand_no(request: Request, row: ScorepadRow) -> int:
-        try:
-            n = int(request.path_params["n"])
-        except ValueError:
-            raise PadError("malformed", "the hand must be a number") from None
+    def _hand_no(self, n: int, row: ScorepadRow) -> int:
         if not 0 <= n < len(row.hands):
             raise PadError("not-found", "there is no such hand", 404)
         return n
 
-    async def remove_hand(request: Request) -> Response:
-        try:
-            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
-            n = _hand_no(request, row)
-            if n != len(row.hands) - 1:
-                raise PadError("malformed", "only the last hand can be removed")
-            await asyncio.to_thread(pads.set_hands, row.id, row.hands[:-1], len(row.hands))
-            row.hands = row.hands[:-1]
-            return JSONResponse(_pad_json(row))
-        except PadError as exc:
-            return exc.response()
+    async def remove_hand(self, req: RemoveHand, ctx: Context) -> dict[str, Any]:
+        row = await self._load(ctx)
+        n = self._hand_no(req.hand, row)
+        if n != len(row.hands) - 1:
+            raise PadError("malformed", "only the last hand can be removed")
+        await asyncio.to_thread(self.pads.set_hands, row.id, row.hands[:-1], len(row.hands))
+        row.hands = row.hands[:-1]
+        return _pad_json(row)
 
-    async def hand_result(request: Request) -> Response:
-        try:
-            row = await asyncio.to_thread(pads.load, request.path_params["pad_id"])
-            n = _hand_no(request, row)
-        except PadError as exc:
-            return exc.response()
-        return Response(json.dumps(row.hands[n]["result"], indent=1, ensure_ascii=False) + "\n",
+    async def hand_result(self, req: HandResult, ctx: Context) -> dict[str, Any]:
+        row = await self._load(ctx)
+        result: dict[str, Any] = row.hands[self._hand_no(req.hand, row)]["result"]
+        return result
+
+
+# -- routes ---------------------------------------------------------------------------------
+PadId = Annotated[str, Path(max_length=64, description="the scorepad's id")]
+PadHand = Annotated[int, Path(ge=0, le=MAX_HAND, description="a hand, from 0")]
+
+
+def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
+    """The scorepad's page and API, to include in the app; its requests are run by
+    ``dispatcher``."""
+    PadService(store).register(dispatcher)
+    api = APIRouter()
+    errors = error_responses(400, 404, 409, 429)
+
+    def ctx(request: Request, pad_id: str | None = None) -> Context:
+        return Context(client=client_of(request), pad_id=pad_id)
+
+    @api.get("/scorepad", include_in_schema=False)
+    @api.get("/scorepad/{pad_id}", include_in_schema=False)
+    async def page() -> Response:
+        return FileResponse(STATIC / "scorepad.html")
+
+    @api.post("/api/scorepads", status_code=201, response_model=None,
+              responses={201: {"model": Pad}, **errors})
+    async def create(request: Request, body: CreatePad) -> Response:
+        """A new scorepad: the variant, house rules, player count and team names."""
+        return respond(await dispatcher.run(body, ctx(request)))
+
+    @api.get("/api/scorepads/{pad_id}", response_model=None,
+             responses={200: {"model": Pad}, **errors})
+    async def get(request: Request, pad_id: PadId) -> Response:
+        """The scorepad: setup, hands with their sheets, totals, winner."""
+        return respond(await dispatcher.run(GetPad(), ctx(request, pad_id)))
+
+    @api.post("/api/scorepads/{pad_id}/hands", response_model=None,
+              responses={200: {"model": Pad}, **errors})
+    async def add_hand(request: Request, pad_id: PadId, body: AddHand) -> Response:
+        """The next hand as a tally (with ``preview``: ``{"sheets"}``, nothing stored)."""
+        return respond(await dispatcher.run(body, ctx(request, pad_id)))
+
+    @api.delete("/api/scorepads/{pad_id}/hands/{n}", response_model=None,
+                responses={200: {"model": Pad}, **errors})
+    async def remove_hand(request: Request, pad_id: PadId, n: PadHand) -> Response:
+        """Remove the last hand (``n`` must be its number)."""
+        return respond(await dispatcher.run(RemoveHand(hand=n), ctx(request, pad_id)))
+
+    @api.get("/api/scorepads/{pad_id}/hands/{n}/result", response_model=None,
+             responses={200: {"description": "the hand result document (a download)",
+                              "content": {"application/json": {}}}, **errors})
+    async def hand_result(request: Request, pad_id: PadId, n: PadHand) -> Response:
+        """The hand result document of hand ``n``, as ``canasta score`` reads it."""
+        reply = await dispatcher.run(HandResult(hand=n), ctx(request, pad_id))
+        if reply.refused:
+            return respond(reply)
+        return Response(json.dumps(reply.body, indent=1, ensure_ascii=False) + "\n",
                         media_type="application/json",
                         headers={"Content-Disposition":
-                                 f'attachment; filename="scorepad-{row.id}-hand{n + 1}.json"'})
+                                 f'attachment; filename="scorepad-{pad_id}-hand{n + 1}.json"'})
 
-    return [
-        Route("/scorepad", page),
-        Route("/scorepad/{pad_id}", page),
-        Route("/api/scorepads", create, methods=["POST"]),
-        Route("/api/scorepads/{pad_id}", get),
-        Route("/api/scorepads/{pad_id}/hands", add_hand, methods=["POST"]),
-        Route("/api/scorepads/{pad_id}/hands/{n}", remove_hand, methods=["DELETE"]),
-        Route("/api/scorepads/{pad_id}/hands/{n}/result", hand_result),
-    ]
+    return api

@@ -13,7 +13,10 @@ import json
 import logging
 import os
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from canasta.web.limits import ServerLimits
 
 DEFAULT_DB = "sqlite:///canasta-tables.sqlite3"
 _ENV = "CANASTA_SERVE_CONFIG"
@@ -48,7 +51,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
         bot_delay: float = 0.6, log_level: str = "info", away_after: float = 45.0,
         redis: str | None = None, workers: int = 1, prefix: str = "canasta",
         keep_finished: float | None = None, keep_abandoned: float | None = None,
-        ws_deflate: bool = True, lease: float | None = None) -> None:
+        ws_deflate: bool = True, lease: float | None = None, *,
+        limits: ServerLimits | None = None) -> None:
     """Serve until interrupted. ``db``: a SQLAlchemy URL, a PostgreSQL URL
     (``postgresql://user@host/db``, driven by psycopg 3) or a SQLite file path. ``redis``:
     a Redis URL, for several processes on one PostgreSQL database; ``workers``: processes
@@ -57,7 +61,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
     ``ws_deflate``: compress WebSocket messages (permessage-deflate; a state message of
     30 kB shrinks to a few kB, for about 0.3 ms of the server's time per message).
     ``lease``: seconds after which another process takes over the tables of a process
-    that stopped (6)."""
+    that stopped (6). ``limits``: sizes and rates (canasta.web.limits), given to every
+    worker as its ``CANASTA_*`` variables."""
     try:
         import uvicorn
 
@@ -78,7 +83,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
            # server takes its tables' leases back at once; workers are named apart
            "origin": f"{socket.gethostname()[:24]}:{port}" if workers == 1 else None}
     os.environ[_ENV] = json.dumps(cfg)
+    if limits is not None:  # each worker's create_app reads them (ServerLimits.from_env)
+        os.environ.update(limits.to_env())
     uvicorn.run("canasta.web.server:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level=log_level,
+                # a message over the app's 16 KiB gets an error; over 64 KiB the WebSocket
+                # library closes the connection (1009, message too big)
                 ws_max_size=65_536, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=ws_deflate)
