@@ -130,3 +130,18 @@ def test_a_worker_killed_mid_run_is_reported_not_waited_for_forever() -> None:
             proc.communicate()
     assert proc.returncode == 1
     assert "LOST" in out and "a worker process died" in out
+
+
+def test_a_break_is_printed_on_stderr_as_soon_as_it_is_found(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A long run shows each break while it runs, not only in the report at the end."""
+    def fake(case: soak.Case, every: int = 10) -> soak.Outcome:
+        broke = "a planted break" if case.index == 1 else ""
+        return soak.Outcome(case, actions=3, broke=broke, step=2 if broke else -1)
+
+    monkeypatch.setattr(soak, "play_case", fake)
+    assert soak.main(["--hands", "3", "--workers", "1", "--seed", "7"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("soak: BREAK case 7:1 at action 2: a planted break") == 1
+    assert "BREAK case 7:1" in captured.out and "breaks 1" in captured.out

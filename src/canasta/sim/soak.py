@@ -315,7 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"actions {outcome.actions}: " + (f"BREAK at action {outcome.step}: "
                                                  f"{outcome.broke}" if outcome.broke else "ok"))
         return 1 if outcome.broke else 0
+    shown = 0  # breaks already printed: each is printed as soon as it is found
+
     def progress(r: Report) -> None:
+        nonlocal shown
+        for b in r.breaks[shown:]:
+            print(f"soak: BREAK case {b.case.label} at action {b.step}: {b.broke}",
+                  file=sys.stderr, flush=True)
+        shown = len(r.breaks)
         played = sum(r.hands.values())
         if played % 1000 < 20 or played == args.hands:  # about every thousand hands
             print(f"soak: {played}/{args.hands} hands, {len(r.breaks)} breaks, "
