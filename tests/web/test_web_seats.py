@@ -238,6 +238,29 @@ def test_undo_takes_back_this_turns_melds_and_is_off_by_default(any_client: Any)
     assert r.status_code == 409 and "house rule" in r.json()["message"]
 
 
+def test_undo_survives_a_restart_mid_turn(any_client: Any) -> None:
+    """A table taken up again from the database after a meld (a restart: the table is not in
+    memory) still lets its player take the meld back: the mark is rebuilt from the record."""
+    client = any_client
+    created = create(client, ["human"] * 4, undo=True)
+    table = created["table"]
+    tok, before = _turn_with_a_meld(client, created)
+    meld = next(a for a in before["view"]["legal"] if a["type"] == "meld")
+    meld = {k: x for k, x in meld.items() if k != "text"}
+    r = client.post(f"/api/tables/{table}/actions",
+                    json={"token": tok, "version": before["version"], "action": meld})
+    melded = r.json()
+    client.manager.tables.pop(table)  # as after a restart
+    again = view(client, table, tok)
+    assert again["can_undo"] and again["version"] == melded["version"]
+    r = client.post(f"/api/tables/{table}/undo",
+                    json={"token": tok, "version": again["version"]})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert sorted(back["view"]["hand"]) == sorted(before["view"]["hand"])
+    assert back["view"]["melds"] == before["view"]["melds"] and not back["can_undo"]
+
+
 def test_dealing_the_next_hand_brings_an_away_person_back(client: Any) -> None:
     created = create(client, ["human", "bot"], clock=1, level="greedy")
     table, token = created["table"], created["seats"][0]["token"]

@@ -102,6 +102,9 @@ class Session:
         #: Seconds of search per hint (canasta.bots.suggest).
         self.hint_budget = 0.4
         self._mark: TurnMark | None = None
+        if allow_undo and self.human_to_act():
+            # a game resumed mid-turn: the person may still take back this turn's melds
+            self._mark = TurnMark.recover(self.match)
         #: Cards in lines of words with their suits' symbols ("7♥", the full-screen table),
         #: or as typed ("7h", the line-by-line play that scripts read).
         self.symbols = False

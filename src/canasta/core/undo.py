@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from canasta.core.actions import LayOff, Meld, parse_action
+from canasta.core.actions import Draw, LayOff, Meld, TakePile, parse_action
 from canasta.core.events import Melded, Opened
 from canasta.core.match import Match
 from canasta.core.state import Phase, State
@@ -39,6 +39,37 @@ class TurnMark:
         if state.is_over or state.actor != seat or state.phase is not Phase.PLAY:
             return None
         return cls(seat, state.clone(), len(match.record.actions), len(state.events))
+
+    @classmethod
+    def recover(cls, match: Match) -> TurnMark | None:
+        """The mark of the current turn rebuilt from the hand's record, for a match taken up
+        again (a saved game resumed, a server restarted) after its actor drew: the hand is
+        replayed from its deal up to the actor's own draw or pile take, when every action
+        since is that seat's meld or lay-off. None when there is no such turn, or the hand
+        started from a position rather than a deal (``record.start``).
+
+        Cost: one replay of the hand so far (``O(actions)``), so callers keep the result."""
+        state = match.state
+        rec = match.record
+        if state.is_over or state.phase is not Phase.PLAY or rec.start is not None:
+            return None
+        seat = state.actor
+        actions = rec.actions
+        i = len(actions)
+        while i > 0 and actions[i - 1][0] == seat and isinstance(
+                parse_action(actions[i - 1][1]), (Meld, LayOff)):
+            i -= 1
+        if i == 0 or actions[i - 1][0] != seat or not isinstance(
+                parse_action(actions[i - 1][1]), (Draw, TakePile)):
+            return None
+        replay = State.deal(match.rules, match.players, deck=list(rec.deck),
+                            dealer=rec.dealer, scores=list(rec.scores_before),
+                            team_size=match.team_size)
+        for _seat, text in actions[:i]:
+            replay.apply(parse_action(text))
+        if replay.actor != seat or replay.phase is not Phase.PLAY:
+            return None
+        return cls(seat, replay, i, len(replay.events))
 
     def taken_back(self, match: Match) -> list[tuple[int, str]] | None:
         """The actions (seat, text) an undo would take back now, oldest first; None when

@@ -176,7 +176,18 @@ class TableService:
                       data.version, data.status, seats, game,
                       TableSettings.from_json(data.settings))
         table.changed_at = data.at
+        table.undo_mark = await self._recovered_mark(table)
         return table
+
+    async def _recovered_mark(self, table: Table) -> TurnMark | None:
+        """The undo mark of a table taken up from the database mid-turn (a restart, another
+        process's move): rebuilt from the hand's record when a person is to act."""
+        state = table.game.state
+        if not table.settings.undo or state.is_over or \
+                table.seats[state.actor].controller != "human":
+            return None
+        mark: TurnMark | None = await self.think(TurnMark.recover, table.game.match)
+        return mark
 
     def _seats_from(self, table: Table, seats: list[SeatData]) -> None:
         for s in seats:
@@ -222,7 +233,7 @@ class TableService:
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))
             table.game = Game(match, table.names)
-            table.undo_mark = None
+            table.undo_mark = await self._recovered_mark(table)
         table.version = changes.version
         if moved:
             table.changed_at = changes.at
