@@ -1,5 +1,6 @@
-"""The test command also runs the linters: ruff on everything, mypy --strict on the engine
-layers (cards, rules, actions, engine, scoring, match, records, bots)."""
+"""The test command also runs the linters: ruff on everything, mypy --strict on the whole
+package (engine, formats, bots, front ends, server, environments; the untyped RL libraries
+are let through by pyproject.toml's overrides)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE_LAYERS = [
-    "src/canasta/__init__.py", "src/canasta/core", "src/canasta/formats", "src/canasta/bots",
-    "src/canasta/i18n",
-]
+PACKAGE = "src/canasta"
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -23,7 +21,6 @@ def test_ruff_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_engine_layers() -> None:
-    paths = [p for p in ENGINE_LAYERS if (ROOT / p).exists()]
-    result = _run([sys.executable, "-m", "mypy", "--strict", *paths])
+def test_mypy_strict_whole_package() -> None:
+    result = _run([sys.executable, "-m", "mypy", "--strict", PACKAGE])
     assert result.returncode == 0, result.stdout + result.stderr

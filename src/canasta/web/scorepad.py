@@ -43,14 +43,8 @@ from canasta.formats.handresult import (
     hand_result_from_dict,
     penalty_catalogue,
 )
-from canasta.formats.tally import (
-    BLACK3,
-    CLASSES,
-    RED3,
-    TallyError,
-    canasta_kinds,
-    hand_result_of_tally,
-)
+from canasta.formats.meldlayout import BLACK3, canasta_kinds
+from canasta.formats.tally import CLASSES, RED3, TallyError, hand_result_of_tally
 from canasta.web.answers import Pad
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
 from canasta.web.errors import WebError
