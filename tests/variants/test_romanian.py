@@ -13,6 +13,7 @@ from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
 from canasta.core.events import TookPile
 from canasta.core.rules import CANASTA_ONLY
 from canasta.core.scoring import TeamHand, score_hand
+from canasta.formats.position import position_to_dict, state_from_dict
 from canasta.i18n.events import event_entries
 
 RULES = load_preset("romanian")
@@ -347,6 +348,11 @@ def test_black_threes_out_of_play_as_four() -> None:
     assert rule_of(s, "meld 3s 3c 3s") == "melds.black_three_meld_going_out"
     apply_all(s, "meld 3s 3c 3s 3c")
     assert not s.opened[1] and s.opening_points == 0
+    # the unopened side's group out of play is a position the reader takes back (the soak
+    # found the reader refusing it: "the team has melds")
+    again = state_from_dict(position_to_dict(s), "romanian position")
+    assert not again.opened[1] and sorted(again.melds[1][3]) == sorted(cards("3s 3c 3s 3c"))
+    assert sorted(map(str, again.legal_actions())) == sorted(map(str, s.legal_actions()))
     sheet = score_hand([TeamHand(melds=(tuple(cards("3s 3c 3s 3c")),))], RULES)[0]
     assert sheet.hand_total == 0
 
