@@ -131,6 +131,20 @@ def test_a_rematch_seats_everyone_again_with_the_same_links(client: Any) -> None
     assert r.status_code == 403
 
 
+def test_a_rematch_claimed_by_another_process_is_the_one_given(client: Any) -> None:
+    """Another server process (on the same database) named the rematch first: this process,
+    whose copy of the table has not heard of it yet, gives that table instead of a second."""
+    created, _ = finished_match(client)
+    table = created["table"]
+    other = create(client, ["human", "bot", "human", "bot"])["table"]  # "its" rematch
+    assert client.store.claim_rematch(table, other) == other
+    assert client.manager.tables[table].settings.rematch is None  # not heard of yet
+    r = client.post(f"/api/tables/{table}/rematch", json={"token": created["seats"][1]["token"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["table"] == other
+    assert view(client, table)["settings"]["rematch"] == other
+
+
 def test_migration_0003_keeps_the_tables_of_0002(tmp_path: Any) -> None:
     """A database made before the settings existed upgrades in place: its tables keep their
     seats and actions and get the default settings."""

@@ -3,6 +3,7 @@ advance, actions and records written in one transaction, a table rebuilt after a
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -88,6 +89,32 @@ def test_two_servers_on_one_database_cannot_both_move(store: Store, tmp_path: An
     with pytest.raises(StorageError):
         store.append_actions(data.id, 0, 0, [(0, "draw")])
     assert store.actions(data.id) == [(1, 0, 1, "draw")]
+
+
+def test_processes_asking_for_a_rematch_at_once_agree_on_one(store: Store) -> None:
+    """Eight writers claim a rematch id for one finished table at the same moment (as two
+    server processes whose players click "rematch" together): one id wins and every writer
+    is told it; a released claim (its table could not be made) lets the next one in."""
+    data = table_data()
+    store.create_table(data)
+    start = threading.Barrier(8)
+    got: list[str | None] = [None] * 8
+
+    def ask(i: int) -> None:
+        start.wait()
+        got[i] = store.claim_rematch(data.id, f"new{i}")
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    winner = got[0]
+    assert winner in {f"new{i}" for i in range(8)} and got == [winner] * 8
+    loaded = store.load(data.id)
+    assert loaded is not None and loaded.settings["rematch"] == winner
+    assert store.claim_rematch(data.id, None) is None  # released
+    assert store.claim_rematch(data.id, "later") == "later"
 
 
 def test_the_end_of_a_hand_is_stored_with_its_last_action(store: Store) -> None:

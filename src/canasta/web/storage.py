@@ -386,6 +386,21 @@ class Store(Leases):
             if result.rowcount != 1:
                 raise StorageError(f"seat {seat} of table {table_id} is not free")
 
+    def claim_rematch(self, table_id: str, new_id: str | None) -> str | None:
+        """Name ``new_id`` the rematch of ``table_id`` unless a rematch is named already
+        (by another process asked at the same moment); returns the rematch's id. ``None``
+        as ``new_id`` releases the claim (its table could not be made). The row is locked
+        by an update before it is read, so two processes asking at once agree on one id."""
+        with self.engine.begin() as c:
+            c.execute(update(_T).where(_T.c.id == table_id).values(version=_T.c.version))
+            stored = c.execute(select(_T.c.settings).where(_T.c.id == table_id)).scalar()
+            settings = dict(stored or {})
+            if new_id is not None and settings.get("rematch"):
+                return str(settings["rematch"])
+            settings["rematch"] = new_id
+            c.execute(update(_T).where(_T.c.id == table_id).values(settings=settings))
+            return new_id
+
     def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
         with self.engine.begin() as c:
             c.execute(update(_T).where(_T.c.id == table_id)

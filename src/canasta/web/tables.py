@@ -9,6 +9,7 @@ to bots in :mod:`canasta.web.assist`; the turn clock and the takeover of a silen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
@@ -131,16 +132,16 @@ class TableManager(AssistedService):
 
     async def _new_table(self, rules: Any, variant: str, options: dict[str, Any],
                          players: int, team_size: int | None, seats: list[Seat],
-                         settings: Any) -> Table:
+                         settings: Any, table_id: str | None = None) -> Table:
         """Deal the first hand (in a thread: a deal may be dealt again after misdeals),
-        store the table and start it."""
+        store the table (under ``table_id``, or a new id) and start it."""
         names = [s.name for s in seats]
         try:
             game = await self.think(Game.new, rules, players, team_size, names)
         except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
             raise bad(f"these rules cannot deal a hand: {exc}") from None
-        data = TableData(secrets.token_urlsafe(9), variant, options, players, team_size, 0,
-                         "playing", [s.to_data() for s in seats],
+        data = TableData(table_id or secrets.token_urlsafe(9), variant, options, players,
+                         team_size, 0, "playing", [s.to_data() for s in seats],
                          [hand_data_of(0, game.match.record)], settings.to_json(),
                          rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
@@ -283,17 +284,39 @@ class TableManager(AssistedService):
                 raise WebError("not-allowed", "the match is not over")
             if table.settings.rematch:
                 return table.settings.rematch
-            settings = replace(table.settings, rematch=None)
-            seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot", s.level,
-                          s.name, s.token_hash) for s in table.seats]
-            new = await self._new_table(table.game.rules, table.variant, dict(table.options),
-                                        table.players, table.team_size, seats, settings)
-            marked = replace(table.settings, rematch=new.id)
-            await self.db(self.store.set_settings, table.id, marked.to_json())
-            table.settings = marked
+            # The id is claimed in the database before the table is made: two processes
+            # asked at once agree on one rematch (the loser waits until it exists).
+            new_id = secrets.token_urlsafe(9)
+            claimed = await self.db(self.store.claim_rematch, table.id, new_id)
+            if claimed == new_id:
+                settings = replace(table.settings, rematch=None)
+                seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot",
+                              s.level, s.name, s.token_hash) for s in table.seats]
+                try:
+                    await self._new_table(table.game.rules, table.variant,
+                                          dict(table.options), table.players,
+                                          table.team_size, seats, settings, new_id)
+                except BaseException:
+                    await self.db(self.store.claim_rematch, table.id, None)
+                    raise
+            table.settings = replace(table.settings, rematch=claimed)
             self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             self._broadcast(table)
-        return new.id
+        if claimed != new_id:
+            await self._wait_for_table(str(claimed))
+        return str(claimed)
+
+    async def _wait_for_table(self, table_id: str, seconds: float = 5.0) -> None:
+        """Wait until another process has stored the table ``table_id`` it claimed."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                await self.get(table_id)
+                return
+            except WebError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.05)
 
     # -- records ---------------------------------------------------------------------------
     async def record(self, table_id: str, hand: int | None = None) -> dict[str, Any]:
