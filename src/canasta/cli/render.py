@@ -350,17 +350,26 @@ def score_sheet_table(sheet: ScoreSheet, title: str,
                       players: Sequence[str] | None = None, lang: str = "en") -> Table:
     """One team's itemized sheet for one hand, in ``lang``; ``players`` names the team's
     players whose cards were counted (the sheet's ``player 1``, ``player 2`` ...)."""
-    tab = Table(title=title, title_justify="left", min_width=30)
+    return itemized_table(sheet, title, sheet_rows(sheet, players, lang), lang)
+
+
+def itemized_table(sheet: ScoreSheet, title: str, rows: Iterable[tuple[str, int]],
+                   lang: str = "en", *, width: int = 30, before_key: str =
+                   "play.result.score_before", after_key: str = "play.result.score_after",
+                   ) -> Table:
+    """The table of one team's sheet: ``rows`` (label, points), then the hand total, the
+    score before the hand and after it (labels from the catalogue keys given)."""
+    tab = Table(title=title, title_justify="left", min_width=width)
     tab.add_column(text_of("cli.score.item", lang))
     tab.add_column(text_of("cli.score.points", lang), justify="right")
-    for label, pts in sheet_rows(sheet, players, lang):
+    for label, pts in rows:
         tab.add_row(label, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
     tab.add_section()
     tab.add_row(Text(text_of("ui.total", lang), style="bold"),
                 Text(f"{sheet.hand_total:+d}", style="bold"))
-    tab.add_row(Text(text_of("play.result.score_before", lang), style="dim"),
+    tab.add_row(Text(text_of(before_key, lang), style="dim"),
                 Text(str(sheet.score_before), style="dim"))
-    tab.add_row(Text(text_of("play.result.score_after", lang), style="bold"),
+    tab.add_row(Text(text_of(after_key, lang), style="bold"),
                 Text(str(sheet.score_after), style="bold"))
     return tab
 

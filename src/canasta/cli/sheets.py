@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta import i18n
+from canasta.cli.render import itemized_table
 from canasta.core.scoring import ScoreSheet
 from canasta.formats.handresult import (
     HandResult,
@@ -39,19 +40,10 @@ def item_texts(sheet: ScoreSheet, lang: str = "en",
 def sheet_table(sheet: ScoreSheet, name: str, lang: str = "en",
                 penalties: Sequence[tuple[str, int, int | str | None]] = ()) -> Table:
     """One team's itemized sheet: every row, the hand total and the match total."""
-    tab = Table(title=name, title_justify="left", min_width=48)
-    tab.add_column(i18n.t("cli.score.item", lang))
-    tab.add_column(i18n.t("cli.score.points", lang), justify="right")
-    for text, (_, pts) in zip(item_texts(sheet, lang, penalties), sheet.items, strict=True):
-        tab.add_row(text, Text(f"{pts:+d}", style="red" if pts < 0 else ""))
-    tab.add_section()
-    tab.add_row(Text(i18n.t("ui.total", lang), style="bold"),
-                Text(f"{sheet.hand_total:+d}", style="bold"))
-    tab.add_row(Text(i18n.t("cli.score.before", lang), style="dim"),
-                Text(str(sheet.score_before), style="dim"))
-    tab.add_row(Text(i18n.t("cli.score.match_total", lang), style="bold"),
-                Text(str(sheet.score_after), style="bold"))
-    return tab
+    rows = zip(item_texts(sheet, lang, penalties), (pts for _, pts in sheet.items),
+               strict=True)
+    return itemized_table(sheet, name, rows, lang, width=48, before_key="cli.score.before",
+                          after_key="cli.score.match_total")
 
 
 def print_sheets(console: Console, result: HandResult, sheets: Sequence[ScoreSheet],
