@@ -23,3 +23,21 @@ def test_env_and_view_loops_play_whole_hands() -> None:
     direct, _ = observe_run("international", 1, 2, seed=0)
     assert steps > 20 and decisions > 20 and secs > 0
     assert direct == steps  # the same hand and choices, without PettingZoo's agent loop
+
+
+def test_env_loops_play_the_engine_loops_games() -> None:
+    """With the engine's plan the env loops make the engine loop's decisions on its deals:
+    the same number of decisions in every loop, hand by hand."""
+    from canasta.env.bench import engine_plan, playout_run
+
+    plan = engine_plan("international", 2, 2, seed=1)
+    decisions, _ = playout_run("international", 2, 2, seed=1)
+    viewed, _ = view_run("international", 2, 2, seed=1)
+    direct, _ = observe_run("international", 2, 2, seed=1, plan=plan)
+    steps, _ = env_run("international", 2, 2, seed=1, plan=plan)
+    assert decisions == viewed == direct == steps == sum(map(len, plan)) > 40
+
+
+def test_bench_runs_with_independent_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--rounds", "1", "--hands", "1", "--players", "2", "--independent", "--cpu"])
+    assert "independent choices" in capsys.readouterr().out

@@ -389,3 +389,30 @@ class HandData:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.rules.name} turn {self.turn} seat {self.actor} "
                 f"{self.phase.value} stock {len(self.stock)} pile {len(self.pile)}>")
+
+
+#: The rule set last asked for opening minimums and its minimum by score (see
+#: :func:`opening_minimums`), one pair replaced as a whole.
+_MINIMUMS: list[tuple[Rules | None, dict[int, int]]] = [(None, {})]
+
+
+def opening_minimums(s: HandData) -> tuple[int, ...]:
+    """``s.opening_minimum(team)`` for each team (what a view shows), with the rules' minimum
+    by score remembered for the last rule set seen: ``Rules.opening_minimum`` is plain
+    Python, and an environment makes a view on every step. Rule sets are frozen, so a
+    score's minimum never changes; a rule set and its dict are read and replaced as one
+    pair, so that threads asking for different rule sets never mix their minimums."""
+    rules = s.rules
+    cached = _MINIMUMS[0]
+    if cached[0] is not rules:
+        cached = (rules, {})
+        _MINIMUMS[0] = cached
+    by_score = cached[1]
+    out: list[int] = []
+    for team in range(len(s.teams)):
+        score = s.scores[team]
+        minimum = by_score.get(score)
+        if minimum is None:
+            minimum = by_score[score] = rules.opening_minimum(score)
+        out.append(minimum + s.min_extra[team])
+    return tuple(out)

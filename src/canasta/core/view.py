@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from canasta.core.actions import Action, ViewActions
 from canasta.core.cards import NUM_CODES, display_cards, make_deck
-from canasta.core.data import HandData, Phase
+from canasta.core.data import HandData, Phase, opening_minimums
 from canasta.core.events import Event, EventLog, events_of, push
 from canasta.core.legality import legal_actions
 from canasta.core.melds import RED3
@@ -101,7 +102,7 @@ class View(Generic[S]):
     __slots__ = ("seat", "team", "players", "teams", "hand_counts", "hand_sizes", "melds",
                  "red_threes", "pile_top", "pile_size", "pile_frozen", "stopped",
                  "stock_size", "scores", "opened", "opening_minimum", "opening_points",
-                 "phase", "current", "actor", "_log", "rules", "legal_actions",
+                 "phase", "current", "actor", "_log", "rules", "_actions", "_legal_actions",
                  "known_counts", "pile", "pending_pile", "hidden", "provisional", "_hand",
                  "_known", "_table", "_table_done")
 
@@ -113,7 +114,7 @@ class View(Generic[S]):
                  scores: tuple[int, ...], opened: tuple[bool, ...],
                  opening_minimum: tuple[int, ...], opening_points: int, phase: Phase,
                  current: int, actor: int, log: EventLog | None, rules: Rules,
-                 legal_actions: tuple[Action, ...], known_counts: tuple[tuple[int, ...], ...],
+                 legal_actions: Sequence[Action], known_counts: tuple[tuple[int, ...], ...],
                  pile: tuple[int, ...], pending_pile: tuple[int, ...], hidden: dict[str, int],
                  provisional: Provisional | None, table: S) -> None:
         self.seat: Final = seat
@@ -141,7 +142,11 @@ class View(Generic[S]):
         #: card the seat cannot know.
         self._log: Final = log
         self.rules: Final = rules
-        self.legal_actions: Final = legal_actions
+        #: The legal actions as the state listed them; ``legal_actions`` wraps them in a
+        #: ViewActions when first read (an environment reads this list directly).
+        self._actions: Final = legal_actions
+        self._legal_actions: ViewActions | None = (
+            legal_actions if isinstance(legal_actions, ViewActions) else None)
         self.known_counts: Final = known_counts
         self.pile: Final = pile
         self.pending_pile: Final = pending_pile
@@ -162,6 +167,15 @@ class View(Generic[S]):
         if hand is None:
             hand = self._hand = display_cards(self.hand_counts)
         return hand
+
+    @property
+    def legal_actions(self) -> ViewActions:
+        """The seat's legal actions when it is to act, else empty (see the class docstring);
+        wrapped when first read."""
+        actions = self._legal_actions
+        if actions is None:
+            actions = self._legal_actions = ViewActions(self._actions, self.hand_counts)
+        return actions
 
     @property
     def known(self) -> tuple[tuple[int, ...], ...]:
@@ -286,14 +300,14 @@ def make_view(state: S, seat: int) -> View[S]:
         stock_size=len(s.stock),
         scores=tuple(s.scores),
         opened=tuple(s.opened),
-        opening_minimum=tuple(s.opening_minimum(t) for t in range(len(s.teams))),
+        opening_minimum=opening_minimums(s),
         opening_points=s.opening_points if s.team_of[s.current] == team else 0,
         phase=s.phase,
         current=s.current,
         actor=s.actor,
         log=s.event_log,
         rules=s.rules,
-        legal_actions=ViewActions(legal_actions(s), hand) if seat == s.actor else _NO_ACTIONS,
+        legal_actions=legal_actions(s) if seat == s.actor else _NO_ACTIONS,
         known_counts=known,
         pile=face_up,
         pending_pile=pending_up,

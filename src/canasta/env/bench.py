@@ -1,21 +1,28 @@
 """``python -m canasta.env.bench``: environment steps per second against the raw engine.
 
-Prints, as medians of interleaved rounds (the same hands in each loop, so the ratio compares
-like with like):
+Prints, as medians of interleaved rounds (the same hands and the same decisions in each
+loop, so the ratio compares like with like):
 
 * the raw engine's decisions per second on random play-outs (:func:`playout_run`, the loop
   of ``python -m canasta.bench``: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
-  environment a user gets): ``last()`` (the observation and mask from the view), a uniform
-  choice among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example),
-  ``step()``. A step is one decision; the dead steps at the end of a hand (``step(None)``)
-  are not counted, their time is;
+  environment a user gets): ``last()`` (the observation and mask from the view), a choice
+  among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example), ``step()``.
+  A step is one decision; the dead steps at the end of a hand (``step(None)``) are not
+  counted, their time is. The agent takes the id at the index of the engine loop's own
+  uniform choice (:func:`engine_plan`, worked out untimed beforehand): a uniform legal id
+  all the same, but the env plays exactly the engine's games. With ``--independent`` it
+  draws its own uniform index instead, and plays other games than the engine: random hands
+  differ so much in cost (a hand where a player holds most of the pack costs several times
+  more per decision) that rounds of such runs gave ratios from 0.2 to over 4;
 * the same engine loop calling ``state.view(actor)`` once per decision (what an observation
   must cost at least, since observations are built from the view only), as a ceiling;
 * the unwrapped environment's own work, without PettingZoo's agent loop:
   ``raw_env.observe()`` (view, observation vector, mask), the same uniform choice from the
   mask, ``raw_env.step()``;
-* the ratio env / engine per round and its median (the issue's target is at least 0.5);
+* the ratio env / engine per round and its median (the issue's target is at least 0.5).
+
+Every loop deals the hands ``env.reset(seed)`` deals (:func:`deal`).
 * with ``--performance-benchmark``, PettingZoo's own ``performance_benchmark`` (5 s).
 
 Loops are timed by the wall clock, or with ``--cpu`` by this process's CPU time
@@ -38,11 +45,21 @@ import sys
 import time
 from collections.abc import Callable
 
-from canasta.core.rules import load_preset
+from canasta.core.codec import ActionCodec
+from canasta.core.match import Match
+from canasta.core.rules import Rules, load_preset
 from canasta.core.state import State
 from canasta.env.pettingzoo import env as make_env
 from canasta.env.pettingzoo import raw_env
 from canasta.sim.bench import core_kind
+
+
+def deal(rules: Rules, players: int, seed: int) -> State:
+    """The hand ``env.reset(seed=seed)`` deals: the first hand of ``Match(seed=seed)``, so
+    that every loop plays the same deals (``State.deal(seed=seed)`` shuffles otherwise, and
+    the cost of a decision depends much on the hand: rounds of different deals differed by
+    up to 4x)."""
+    return Match(rules, players, seed=seed).state
 
 
 def playout_run(variant: str, hands: int, players: int, seed: int,
@@ -55,7 +72,7 @@ def playout_run(variant: str, hands: int, players: int, seed: int,
     decisions = 0
     start = clock()
     for h in range(hands):
-        state = State.deal(rules, players, seed=seed * 100_003 + h)
+        state = deal(rules, players, seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
@@ -72,47 +89,85 @@ def view_run(variant: str, hands: int, players: int, seed: int,
     decisions = 0
     start = clock()
     for h in range(hands):
-        state = State.deal(rules, players, seed=seed * 100_003 + h)
+        state = deal(rules, players, seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.view(state.actor).legal_actions))
             decisions += 1
     return decisions, clock() - start
 
 
-def env_run(variant: str, hands: int, players: int, seed: int,
-            clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-    """Play ``hands`` random hands through the wrapped PettingZoo env: (steps, seconds)."""
-    e = make_env(variant, players)
+def engine_plan(variant: str, hands: int, players: int, seed: int) -> list[list[int]]:
+    """The choices :func:`playout_run` makes with the same arguments, per hand: for each
+    decision, the index of the chosen action's id among the legal ids in increasing order
+    (the order of ``mask.nonzero()[0]``). Untimed; the env loops play them back."""
+    rules = load_preset(variant)
+    codec = ActionCodec(rules, players)
     rng = random.Random(seed)
+    plan: list[list[int]] = []
+    for h in range(hands):
+        state = deal(rules, players, seed * 100_003 + h)
+        picks: list[int] = []
+        while not state.is_over:
+            actions = state.legal_actions()
+            action = rng.choice(actions)
+            picks.append(sorted({codec.encode(a) for a in actions}).index(
+                codec.encode(action)))
+            state.apply(action)
+        plan.append(picks)
+    return plan
+
+
+def _picker(plan: list[list[int]] | None, seed: int) -> Callable[[int, int, int], int]:
+    """The agent's index among ``n`` legal ids at decision ``k`` of hand ``h``: the plan's,
+    or a uniform draw of its own."""
+    if plan is None:
+        rng = random.Random(seed)
+        return lambda h, k, n: rng.randrange(n)
+    return lambda h, k, n: plan[h][k]
+
+
+def env_run(variant: str, hands: int, players: int, seed: int,
+            clock: Callable[[], float] = time.perf_counter,
+            plan: list[list[int]] | None = None) -> tuple[int, float]:
+    """Play ``hands`` hands through the wrapped PettingZoo env, choosing from the mask as
+    ``plan`` says (:func:`engine_plan`) or, without one, uniformly: (steps, seconds)."""
+    e = make_env(variant, players)
+    pick = _picker(plan, seed)
     steps = 0
     start = clock()
     for h in range(hands):
         e.reset(seed=seed * 100_003 + h)
+        k = 0
         for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
                 continue
             ids = obs["action_mask"].nonzero()[0]
-            e.step(int(ids[rng.randrange(len(ids))]))
-            steps += 1
+            e.step(int(ids[pick(h, k, len(ids))]))
+            k += 1
+        steps += k
     return steps, clock() - start
 
 
 def observe_run(variant: str, hands: int, players: int, seed: int,
-                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-    """The unwrapped env driven directly (``observe``, a uniform id from the mask, ``step``),
-    without ``agent_iter``/``last()`` or the wrapper: (steps, seconds)."""
+                clock: Callable[[], float] = time.perf_counter,
+                plan: list[list[int]] | None = None) -> tuple[int, float]:
+    """The unwrapped env driven directly (``observe``, an id from the mask as in
+    :func:`env_run`, ``step``), without ``agent_iter``/``last()`` or the wrapper: (steps,
+    seconds)."""
     e = raw_env(variant, players)
-    rng = random.Random(seed)
+    pick = _picker(plan, seed)
     steps = 0
     start = clock()
     for h in range(hands):
         e.reset(seed=seed * 100_003 + h)
+        k = 0
         while not e.state.is_over:
             ids = e.observe(e.agent_selection)["action_mask"].nonzero()[0]
-            e.step(int(ids[rng.randrange(len(ids))]))
-            steps += 1
+            e.step(int(ids[pick(h, k, len(ids))]))
+            k += 1
+        steps += k
     return steps, clock() - start
 
 
@@ -125,6 +180,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--performance-benchmark", action="store_true",
                         help="also run PettingZoo's performance_benchmark (5 s)")
+    parser.add_argument("--independent", action="store_true",
+                        help="the env loops draw their own uniform choices (other games than "
+                             "the engine's) instead of playing the engine loop's")
     parser.add_argument("--cpu", action="store_true",
                         help="time the loops by this process's CPU time (time.process_time) "
                              "instead of the wall clock: steadier on a shared machine")
@@ -136,21 +194,28 @@ def main(argv: list[str] | None = None) -> None:
     stepped: list[float] = []
     ratios: list[float] = []
     for r in range(args.rounds):
+        plan = None if args.independent else engine_plan(args.variant, args.hands,
+                                                         args.players, seed=r)
         n, secs = playout_run(args.variant, args.hands, args.players, seed=r, clock=clock)
         engine.append(n / secs)
+        if plan is not None and n != sum(map(len, plan)):
+            raise RuntimeError("the engine loop did not make the planned decisions")
         n, secs = view_run(args.variant, args.hands, args.players, seed=r, clock=clock)
         viewed.append(n / secs)
-        n, secs = observe_run(args.variant, args.hands, args.players, seed=r, clock=clock)
+        n, secs = observe_run(args.variant, args.hands, args.players, seed=r, clock=clock,
+                              plan=plan)
         observed.append(n / secs)
-        n, secs = env_run(args.variant, args.hands, args.players, seed=r, clock=clock)
+        n, secs = env_run(args.variant, args.hands, args.players, seed=r, clock=clock,
+                          plan=plan)
         stepped.append(n / secs)
         ratios.append(stepped[-1] / engine[-1])
         print(f"  round {r + 1}/{args.rounds}: engine {engine[-1]:,.0f} decisions/s, "
               f"env {stepped[-1]:,.0f} steps/s, ratio {ratios[-1]:.2f}", file=sys.stderr,
               flush=True)
     print(f"canasta.env benchmark ({core_kind()} core, Python {sys.version_info.major}."
-          f"{sys.version_info.minor}): {args.variant}, {args.players} players, random play, "
-          f"median of {args.rounds} interleaved rounds of {args.hands} hands, "
+          f"{sys.version_info.minor}): {args.variant}, {args.players} players, random play "
+          + ("(independent choices), " if args.independent else "(the same games), ")
+          + f"median of {args.rounds} interleaved rounds of {args.hands} hands, "
           + ("CPU time" if args.cpu else "wall clock"))
     rates = [("raw engine decisions/s", engine, ""),
              ("engine + one view/decision", viewed, "the ceiling of an env whose "

@@ -1,11 +1,10 @@
 """The action mask of a view: which :class:`~canasta.core.codec.ActionCodec` ids are legal.
 
 :class:`ActionMask` turns ``view.legal_actions`` into an ``int8`` vector over the codec's ids
-and a map from each legal id to its action (what ``step(id)`` plays). Actions repeat from one
-decision to the next (draws, discards, the common melds), so the id of an action is looked up
-in caches filled as actions are met, keyed by the action's own fields: a discard by its card,
-a meld or a take by its cards, a lay-off by its meld key and cards. Only an action met for
-the first time is encoded by the codec.
+and a map from each legal id to its action (what ``step(id)`` plays). The bytes are filled by
+the core's compiled :class:`~canasta.core.features.MaskWriter` (its id caches: actions repeat
+from one decision to the next, and only an action met for the first time is encoded by the
+codec) and handed to numpy without a copy.
 """
 
 from __future__ import annotations
@@ -14,11 +13,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from canasta.core.actions import Action, Discard, Draw, LayOff, Meld, TakePile
-from canasta.core.cards import NUM_CODES
+from canasta.core.actions import Action
 from canasta.core.codec import ActionCodec
+from canasta.core.features import MaskWriter
+from canasta.core.state import View
 
-_INT8 = np.dtype(np.int8)
+#: The mask's dtype (PettingZoo's classic games use int8 masks).
+INT8 = np.dtype(np.int8)
 
 
 class ActionMask:
@@ -30,12 +31,8 @@ class ActionMask:
 
     def __init__(self, codec: ActionCodec) -> None:
         self.codec = codec
-        self._discards = tuple(codec.encode(Discard(c)) for c in range(NUM_CODES))
-        self._draw = codec.encode(Draw())
-        self._melds: dict[tuple[int, ...], int] = {}
-        self._takes: dict[tuple[int, ...], int] = {}
-        self._lay_offs: dict[tuple[int, tuple[int, ...]], int] = {}
-        self._others: dict[Action, int] = {}
+        #: The compiled writer that fills the bytes (:class:`~canasta.core.features.MaskWriter`).
+        self.writer = MaskWriter(codec)
 
     def mask(self, actions: Iterable[Action]) -> tuple[np.ndarray, dict[int, Action]]:
         """The mask of ``actions`` (``int8``, shape ``(codec.size,)``, 1 at each action's id)
@@ -44,33 +41,10 @@ class ActionMask:
         Raises:
             ValueError: an action the codec gives no id (see ``ActionCodec.encode``).
         """
-        out = bytearray(self.codec.size)
-        legal: dict[int, Action] = {}
-        discards = self._discards
-        i: int | None
-        for a in actions:
-            # Keys of plain tuples: hashing them is C code, a dataclass's __hash__ is not.
-            if type(a) is Discard:
-                i = discards[a.card]
-            elif type(a) is Draw:
-                i = self._draw
-            elif type(a) is Meld:
-                i = self._melds.get(a.cards)
-                if i is None:
-                    i = self._melds[a.cards] = self.codec.encode(a)
-            elif type(a) is LayOff:
-                key = (a.rank, a.cards)
-                i = self._lay_offs.get(key)
-                if i is None:
-                    i = self._lay_offs[key] = self.codec.encode(a)
-            elif type(a) is TakePile:
-                i = self._takes.get(a.cards)
-                if i is None:
-                    i = self._takes[a.cards] = self.codec.encode(a)
-            else:
-                i = self._others.get(a)
-                if i is None:
-                    i = self._others[a] = self.codec.encode(a)
-            legal[i] = a
-            out[i] = 1
-        return np.frombuffer(out, _INT8), legal  # dtype positional: the keyword costs more
+        out, legal = self.writer.fill(actions)
+        return np.frombuffer(out, INT8), legal  # dtype positional: the keyword costs more
+
+    def mask_view(self, view: View) -> tuple[np.ndarray, dict[int, Action]]:
+        """:meth:`mask` of ``view.legal_actions``."""
+        out, legal = self.writer.fill_view(view)
+        return np.frombuffer(out, INT8), legal

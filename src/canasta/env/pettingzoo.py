@@ -45,10 +45,13 @@ from canasta.core.codec import ActionCodec
 from canasta.core.match import Match
 from canasta.core.rules import load_preset
 from canasta.core.state import State
-from canasta.env.mask import ActionMask
-from canasta.env.observation import ObservationLayout
+from canasta.env.mask import INT8, ActionMask
+from canasta.env.observation import FLOAT32, ObservationLayout
 from canasta.env.render import render_text
 from canasta.env.rewards import side_rewards
+
+# PettingZoo's own, through the module its OrderEnforcingWrapper comes from.
+EnvLogger = wrappers.order_enforcing.EnvLogger
 
 REWARDS = ("hand", "match")
 #: Decisions after which an episode is truncated by default (random play ends a hand in a
@@ -137,8 +140,44 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
             raise _before_reset("agent_selection")
         return self.env.last(observe)  # type: ignore[no-any-return]
 
+    def step(self, action: Any) -> None:
+        # PettingZoo's step, without its hops through super() and the agents property.
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _AgentIterable(wrappers.order_enforcing.AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's iterator over the agent to act, with the same checks and errors, in one
+    call per step (PettingZoo's makes three and reads two wrapper properties)."""
+
+    def __next__(self) -> str:
+        inner = self.env.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not self.env._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self.env._has_updated = False
+        return inner.agent_selection  # type: ignore[no-any-return]
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwrapped env
@@ -193,6 +232,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._legal: dict[int, Action] | None = None
         self._legal_log: object = None
         self._masks = ActionMask(self.codec)
+        # The compiled writers' bound methods, called on every step.
+        self._fill_mask = self._masks.writer.fill_view
+        self._encode = self.layout.writer.encode
         # True while every entry of ``rewards`` is 0 (every step but the last of an episode),
         # so that step() need not build and add a dict of zeros.
         self._zero_rewards = False
@@ -231,19 +273,35 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.agent_selection = self.possible_agents[self.state.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        match = self.match
+        if match is None:
+            raise RuntimeError("call reset() first")
+        state = match.state
         view = state.view(self._seat[agent])
-        mask, legal = self._masks.mask(view.legal_actions)
+        # The observation (layout.encode) and the mask (ActionMask.mask_view) as C buffers
+        # from the compiled writers, handed to numpy without a copy.
+        mask, legal = self._fill_mask(view)
         if legal:
             self._legal, self._legal_log = legal, state.event_log
-        return {"observation": self.layout.encode(view), "action_mask": mask}
+        return {"observation": np.frombuffer(self._encode(view), FLOAT32),
+                "action_mask": np.frombuffer(mask, INT8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` (the agent to act's observation, cumulative reward,
+        termination, truncation and info), in one call."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        match = self.match
+        if match is None:
+            raise RuntimeError("call reset() first")
+        state = match.state
         legal = self._legal if self._legal_log is state.event_log else None
         chosen = legal.get(int(action)) if legal is not None and action is not None else None
         if chosen is None:
@@ -261,7 +319,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             self._end_of_hand()
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = {a: True for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.actor]
+        self.agent_selection = self.possible_agents[match.state.actor]
         if not self._zero_rewards:
             self._accumulate_rewards()
 
