@@ -10,6 +10,9 @@ One :class:`HeuristicBot` ranks the legal actions of its seat's
 * melding: naturals onto the side's melds and new natural melds, wild cards to finish a
   canasta (or when going out), keeping cards in hand to take the pile with;
 * going out when the side may, timed (``timing``) by the match score and the others' hands;
+  with ``timing`` the hand keeps cards back to take the pile with (``hold_cards``) only while
+  the hand is far from its end: not when an opponent holds four cards or fewer, nor when
+  the stock is under ten cards (cards kept then only count against the side);
 * discarding: single cards before pairs, black threes to stop a valuable pile, wild cards to
   freeze it (``freeze``), and the danger of giving the next players the pile: from their
   melds, and with ``tracking`` from what they took, declined and discarded
@@ -91,6 +94,7 @@ class Features:
     safety: bool = True
     freeze: bool = True
     tracking: bool = False
+    #: going out timed by the score, and cards held back for the pile only far from the end.
     timing: bool = False
     partner: bool = False
     #: chance per decision of a careless discard (any card but a wild card) and of missing a
@@ -319,9 +323,16 @@ class HeuristicBot(GreedyBot):
                 value -= wilds * w.keep_wild / 10
         if want_out:
             value += len(a.cards) * 3.0
-        elif left < w.hold_cards:
+        elif left < w.hold_cards and not (self.f.timing and self._near_end(view)):
             value -= w.hold_penalty * (w.hold_cards - left)
         return value
+
+    def _near_end(self, view: View) -> bool:
+        """An opponent holds four cards or fewer, or the stock is under ten cards: the hand
+        may end soon, and cards kept back for the pile would only count against the side."""
+        others = [view.hand_sizes[s] for s in range(view.players)
+                  if s not in view.teams[view.team]]
+        return min(others, default=0) <= 4 or view.stock_size < 10
 
     # -- discarding ----------------------------------------------------------------------------
     def _discard_context(self, view: View) -> dict[str, object]:
