@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from canasta.bots import BOTS
+from canasta.core.cards import parse_card
 from canasta.core.state import View
 from canasta.i18n import catalogue
 from canasta.web.storage import Store
@@ -222,6 +223,15 @@ def test_undo_takes_back_this_turns_melds_and_is_off_by_default(any_client: Any)
     assert back["version"] == melded["version"] + 1
     assert sorted(back["view"]["hand"]) == sorted(before["view"]["hand"])
     assert back["view"]["melds"] == before["view"]["melds"] and not back["can_undo"]
+    # the log says so, after the draw, to the player and to everyone else (who saw the meld)
+    cards = " ".join(sorted(meld["cards"], key=lambda c: parse_card(c)))
+    mine = back["view"]["log_entries"]
+    assert mine[:-1] == before["view"]["log_entries"]
+    assert mine[-1] == {"key": "event.took_back.self", "values": {"cards": cards},
+                        "seat": back["you"]}
+    seen = view(client, table)["view"]["log_entries"]  # a spectator
+    assert seen[-1] == {"key": "event.took_back.other", "values": {"cards": cards},
+                        "seat": back["you"]}
     # the undone action stays in the database, marked, and is not replayed
     client.manager.tables.pop(table)
     again = view(client, table, tok)

@@ -116,6 +116,13 @@ def event_entries(event: Any, viewer: int | None = None) -> list[Entry]:
     return out
 
 
+def took_back_entry(seat: int, viewer: int | None, cards: Sequence[int]) -> Entry:
+    """The log entry of the house rule *undo* (canasta.core.undo): ``seat`` took ``cards``
+    (the melds and lay-offs of its turn, which every seat saw laid) back into its hand. The
+    undo is no engine event, so the front end that played it adds this entry."""
+    return _entry("took_back", seat, viewer, cards=_cards(sorted(cards)))
+
+
 def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
            teams: Sequence[str] | None = None,
            team_seats: Sequence[Sequence[int]] | None = None,

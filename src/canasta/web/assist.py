@@ -95,7 +95,8 @@ class AssistedService(TableService):
                     raise WebError("stale", "the table has moved on: look again") from None
                 raise WebError("storage", "the undo could not be stored; try again") from None
             assert mark is not None
-            mark.undo(table.game.match)
+            taken = mark.undo(table.game.match)
+            table.game.note_taken_back(seat, mark.events, taken)
             table.version = seen + 1
             table.changed_at = at
             self.bus.publish({"k": "changed", "t": table.id, "v": table.version})

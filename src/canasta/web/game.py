@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
-from canasta.core.actions import Action, action_to_json
+from canasta.core.actions import Action, action_to_json, parse_action
 from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, parse_card, rank_text
 from canasta.core.events import PUBLIC, Event
 from canasta.core.match import HandRecord, Match
@@ -31,7 +32,7 @@ from canasta.formats.eventjson import event_to_json
 from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
-from canasta.i18n.events import Entry, event_entries
+from canasta.i18n.events import Entry, event_entries, took_back_entry
 from canasta.web.connections import JSONList
 from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.models import HandData, TableData
@@ -131,6 +132,10 @@ class Game:
         self._views_of: tuple[State | None, int] = (None, -1)
         self._events: _EventCache = _EventCache()
         self._sheets: tuple[int, list[dict[str, Any]]] | None = None
+        #: Undos of the hand in play, for the log: (events before it, seat, cards taken
+        #: back). Kept by the process that played the undo, not stored.
+        self.taken_back: list[tuple[int, int, tuple[int, ...]]] = []
+        self._taken_back_hand = 0
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
@@ -178,6 +183,16 @@ class Game:
             self.finish_hand()
         return event
 
+    def note_taken_back(self, seat: int, events: int, actions: Sequence[tuple[int, str]]
+                        ) -> None:
+        """Log an undo of ``seat`` (the match already rewound to ``events`` events): the
+        cards of its melds and lay-offs ``actions`` (seat, text) went back to its hand."""
+        if self._taken_back_hand != self.hand_number:
+            self.taken_back, self._taken_back_hand = [], self.hand_number
+        cards = tuple(c for _seat, text in actions for c in getattr(
+            parse_action(text), "cards", ()))
+        self.taken_back.append((events, seat, cards))
+
     def finish_hand(self) -> None:
         if self.state.is_over and not self.match.record.sheets:
             self.match.finish_hand()
@@ -212,7 +227,9 @@ class Game:
         """The view of ``seat`` (None: a spectator, who sees the public part only)."""
         state = self.state
         view = self.view(state.current if seat is None else seat)
-        events = self._events.update(state)
+        if self._taken_back_hand != self.hand_number:
+            self.taken_back, self._taken_back_hand = [], self.hand_number
+        events = self._events.update(state, self.taken_back)
         out = _public(view, self.rules)
         out["log"] = JSONList(events.log, events.log_texts)
         out["events"] = JSONList(events.public, events.public_texts)
@@ -260,14 +277,16 @@ class _Lists:
     """The parts of the messages built from the hand's events, kept per state and grown by
     the new events only, with each item's JSON text (:class:`JSONList`)."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
+                 ) -> None:
         self.state = state
+        self.taken_back = taken_back  # Game.taken_back: undos, at their place in the log
         self.count = 0
         self.public: list[dict[str, Any]] = []
         self.public_texts: list[str] = []
         self.log: list[str] = []
         self.log_texts: list[str] = []
-        self.by_seat: dict[int | None, tuple[int, list[Entry], list[str]]] = {}
+        self.by_seat: dict[int | None, tuple[int, list[Entry], list[str], int]] = {}
         self.moves: list[dict[str, Any] | None] = [None] * state.players
         self.raw: tuple[Event, ...] = ()
 
@@ -291,14 +310,22 @@ class _Lists:
         self.raw = raw
 
     def entries(self, seat: int | None) -> JSONList:
-        # an event gives no entry or several: the events read are counted apart
-        read, out, texts = self.by_seat.get(seat) or (0, [], [])
+        # an event gives no entry or several: the events read are counted apart, and so
+        # are the undos written (each after the events that were left when it was made)
+        read, out, texts, noted = self.by_seat.get(seat) or (0, [], [], 0)
         viewer = PUBLIC if seat is None else seat
-        for ev in self.raw[read:]:
-            for entry in event_entries(ev.visible_to(viewer), seat):
+        raw, undos = self.raw, self.taken_back
+        for i in range(read, len(raw) + 1):
+            while noted < len(undos) and undos[noted][0] <= i:
+                entry = took_back_entry(undos[noted][1], seat, undos[noted][2])
                 out.append(entry)
                 texts.append(json.dumps(entry))
-        self.by_seat[seat] = (len(self.raw), out, texts)
+                noted += 1
+            if i < len(raw):
+                for entry in event_entries(raw[i].visible_to(viewer), seat):
+                    out.append(entry)
+                    texts.append(json.dumps(entry))
+        self.by_seat[seat] = (len(raw), out, texts, noted)
         return JSONList(out, texts)
 
     def last_moves(self) -> list[dict[str, Any] | None]:
@@ -309,12 +336,14 @@ class _EventCache:
     def __init__(self) -> None:
         self.lists: _Lists | None = None
 
-    def update(self, state: State) -> _Lists:
+    def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
+               ) -> _Lists:
         raw = state.events
         lists = self.lists
         # a new hand, or an undo (which puts back an earlier copy of the state): anew
-        if lists is None or lists.state is not state or len(raw) < lists.count:
-            lists = self.lists = _Lists(state)
+        if lists is None or lists.state is not state or len(raw) < lists.count \
+                or lists.taken_back is not taken_back:
+            lists = self.lists = _Lists(state, taken_back)
         if len(raw) > lists.count:
             lists.grow(raw)
         return lists
