@@ -4,11 +4,14 @@ rematch at which every link works again; and the migration that brought the sett
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from canasta.i18n.catalogue import languages
+from canasta.web.protocol import Lang
 from canasta.web.storage import HandRow, Store
 from conftest import create, view, wait_for
 
@@ -69,6 +72,23 @@ def test_an_empty_name_is_never_the_word_you(client: Any) -> None:
     assert [s["name"] for s in created["seats"]] == ["Player 1", "Player 2"]
     other = view(client, created["table"], created["seats"][1]["token"])
     assert [s["name"] for s in other["seats"]] == ["Player 1", "Player 2"]
+
+
+def test_unnamed_people_are_named_in_the_language_asked(client: Any) -> None:
+    """An API client (or the lobby's join button) that names nobody gets "Player N" in its
+    language (`lang`, a catalogue language; English by default); bots stay "Bot N"."""
+    r = client.post("/api/tables", json={"players": 4, "lang": "it", "public": True, "seats": [
+        {"type": "human"}, {"type": "bot"}, {"type": "open"}, {"type": "bot"}]})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    assert [s["name"] for s in created["seats"]][:2] == ["Giocatore 1", "Bot 2"]
+    r = client.post(f"/api/tables/{created['table']}/seats/2/join", json={"lang": "ro"})
+    assert r.status_code == 200, r.text
+    seats = view(client, created["table"])["seats"]
+    assert [s["name"] for s in seats] == ["Giocatore 1", "Bot 2", "Jucătorul 3", "Bot 4"]
+    r = client.post("/api/tables", json={"players": 2, "lang": "xx"})
+    assert r.status_code == 400 and "lang" in r.text
+    assert set(typing.get_args(Lang)) == set(languages())
 
 
 def force_scores(store: Store, table: str, scores: list[int]) -> None:

@@ -14,7 +14,7 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
                                             "hints", "undo", "public"} -> links with seat
                                             tokens (canasta.web.settings)
     GET  /api/lobby                         {"tables": public tables with a free seat}
-    POST /api/tables/{id}/seats/{seat}/join {"name"}: take a free seat -> {"token", "path"}
+    POST /api/tables/{id}/seats/{seat}/join {"name", "lang"}: a free seat -> {"token", "path"}
     GET  /api/tables/{id}                   the table as a spectator sees it; with the header
                                             "Authorization: Bearer <seat token>", as that seat
     POST /api/tables/{id}/actions           {"token", "version", "action": {JSON form}} or
@@ -333,8 +333,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
     async def api_join(request: Request, table_id: TableId, seat: SeatPath,
                        body: p.JoinBody | None = None) -> Response:
         """Take a free seat of a public table: its secret token and link."""
-        name = body.name if body else None
-        return await run(request, p.Join(seat=seat, name=name), table_id)
+        body = body or p.JoinBody()
+        return await run(request, p.Join(seat=seat, name=body.name, lang=body.lang), table_id)
 
     @app.post("/api/tables/{table_id}/hint", response_model=None,
               responses={200: {"model": a.HintAnswer},

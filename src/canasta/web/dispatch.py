@@ -264,7 +264,8 @@ class Dispatcher:
         return {"type": "pong", "version": table.version}
 
     async def _join(self, req: Join, ctx: Context) -> dict[str, Any]:
-        table, token = await self.manager.join(self._table_id(ctx), req.seat, req.name)
+        table, token = await self.manager.join(self._table_id(ctx), req.seat, req.name,
+                                               req.lang)
         return {"table": table.id, "seat": req.seat, "token": token,
                 "path": f"/t/{table.id}#seat={token}"}
 

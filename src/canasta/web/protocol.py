@@ -108,6 +108,10 @@ Name = Annotated[str, _string("a name (a string)"), Field(max_length=MAX_NAME_IN
 CardText = Annotated[str, _string("a card such as '9s', '10h' or 'JK'"),
                      Field(min_length=1, max_length=4, description="`9s`, `10h`, `JK`")]
 Word = Annotated[str, Field(max_length=MAX_WORD)]
+#: The languages of the message catalogues (canasta.i18n; a test holds the two lists equal):
+#: the default names of seats ("Giocatore 2") are in the creator's or joiner's language.
+Lang = Literal["en", "it", "pt", "ro"]
+_LANG = "the language of the default seat names (a catalogue: en, it, pt, ro)"
 
 
 def _scalar(value: Any) -> Any:
@@ -289,6 +293,7 @@ class Join(TableRequest):
 
     seat: SeatNumber
     name: Name | None = None
+    lang: Lang = Field(default="en", description=_LANG)
 
 
 class ViewTable(Request):
@@ -330,6 +335,7 @@ class CreateTable(Request):
     hints: bool = True
     undo: bool = False
     public: bool = False
+    lang: Lang = Field(default="en", description=_LANG)
 
     def spec(self) -> dict[str, Any]:
         """The fields that were sent, as :meth:`canasta.web.tables.TableManager.create`
@@ -412,6 +418,7 @@ class JoinBody(Strict):
     """``POST /api/tables/{id}/seats/{seat}/join``."""
 
     name: Name | None = None
+    lang: Lang = Field(default="en", description=_LANG)
 
 
 # -- WebSocket messages ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
+from canasta.i18n.catalogue import DEFAULT, languages, t
 from canasta.web.assist import AssistedService
 from canasta.web.connections import Connection
 from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
@@ -49,8 +50,14 @@ def _name(value: Any, where: str, fallback: str) -> str:
     return " ".join(value.split())[:MAX_NAME] or fallback
 
 
-def _seats(seat_specs: Any, players: int, public: bool) -> list[Seat]:
-    """The seats of a creation request (tokens are added by the caller)."""
+def _player_n(n: int, lang: Any) -> str:
+    """The default name of a person's seat, "Player 2", in ``lang`` (English if unknown)."""
+    return t("ui.player_n", lang if lang in languages() else DEFAULT, n=n)
+
+
+def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> list[Seat]:
+    """The seats of a creation request (tokens are added by the caller); unnamed people
+    are "Player N" in ``lang``."""
     if seat_specs is None:
         seat_specs = [{"type": "human"}] + [{"type": "bot"}] * (players - 1)
     if not isinstance(seat_specs, list) or len(seat_specs) != players:
@@ -68,7 +75,7 @@ def _seats(seat_specs: Any, players: int, public: bool) -> list[Seat]:
             level = check_level(item.get("level"), f"seats[{i}].level")
         except SettingsError as exc:
             raise bad(str(exc)) from None
-        fallback = f"Bot {i + 1}" if kind == "bot" else f"Player {i + 1}"
+        fallback = f"Bot {i + 1}" if kind == "bot" else _player_n(i + 1, lang)
         name = _name(item.get("name"), f"seats[{i}].name", fallback)
         # a free seat is played by a bot until a person takes it from the lobby
         controller = "human" if kind == "human" else "bot"
@@ -120,7 +127,7 @@ class TableManager(AssistedService):
             rules.teams(players, team_size)
         except RulesError as exc:
             raise bad(str(exc)) from None
-        seats = _seats(spec.get("seats"), players, settings.public)
+        seats = _seats(spec.get("seats"), players, settings.public, spec.get("lang"))
         tokens: list[str | None] = []
         for seat in seats:
             token = secrets.token_urlsafe(18) if seat.kind == "human" else None
@@ -239,8 +246,10 @@ class TableManager(AssistedService):
         tables: list[dict[str, Any]] = await self.db(self.store.open_tables)
         return tables
 
-    async def join(self, table_id: str, seat: Any, name: Any) -> tuple[Table, str]:
-        """Take the free seat ``seat`` of a public table; returns its new secret token.
+    async def join(self, table_id: str, seat: Any, name: Any,
+                   lang: str = DEFAULT) -> tuple[Table, str]:
+        """Take the free seat ``seat`` of a public table; returns its new secret token (no
+        ``name``: "Player N" in ``lang``).
 
         Raises:
             WebError: ``malformed`` (seat, name), ``not-allowed`` (not a free seat, or
@@ -254,7 +263,7 @@ class TableManager(AssistedService):
             target = table.seats[seat]
             if target.kind != "open" or table.status != "playing":
                 raise WebError("not-allowed", "this seat is not free")
-            name = _name(name, "'name'", f"Player {seat + 1}")
+            name = _name(name, "'name'", _player_n(seat + 1, lang))
             token = secrets.token_urlsafe(18)
             try:
                 await self.db(self.store.claim_seat, table.id, seat, name,

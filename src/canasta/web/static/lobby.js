@@ -148,8 +148,8 @@ async function onSubmit(ev) {
   const n = Number($("players").value);
   const options = {};
   document.querySelectorAll("#options select").forEach((s) => { options[s.name.slice(4)] = s.value; });
-  // a person left unnamed is "Giocatore 1" in the creator's language (the server's default,
-  // "Player 1", is English on every page); bots keep the server's "Bot 2"
+  // a person left unnamed is "Giocatore 1" in the creator's language (the server does the
+  // same with `lang`, for API clients); bots keep the server's "Bot 2"
   const seats = [...document.querySelectorAll(".seat-row")].map((r, i) => {
     const type = r.querySelector(".type").value;
     const typed = r.querySelector("input").value.trim();
@@ -161,7 +161,7 @@ async function onSubmit(ev) {
   const body = {
     variant: $("variant").value, players: n, options, seats,
     clock: Number($("clock").value), level: $("away-level").value,
-    hints: $("hints").checked, undo: $("undo").checked,
+    hints: $("hints").checked, undo: $("undo").checked, lang: LANG,
     public: $("public").checked || seats.some((s) => s.type === "open"),
   };
   if (n === 6) body.team_size = Number($("team-size").value);

@@ -55,7 +55,7 @@ async function join(tab, seat, btn) {
   btn.disabled = true;
   const name = ($("join-name").value || "").trim();
   const res = await fetch(`/api/tables/${encodeURIComponent(tab.table)}/seats/${seat}/join`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, lang: LANG }),  // unnamed: "Giocatore 2" in the page's language
   });
   const data = await res.json();
   if (!res.ok) {
