@@ -11,8 +11,8 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables                        create: {"variant", "options", "players",
                                             "team_size", "seats": [{"type": "human"|"bot"|
                                             "open", "level", "name"}], "clock", "level",
-                                            "hints", "undo", "public"} -> links with seat
-                                            tokens (canasta.web.settings)
+                                            "hints", "undo", "public", "lang"} -> links
+                                            with seat tokens (canasta.web.settings)
     GET  /api/lobby                         {"tables": public tables with a free seat}
     POST /api/tables/{id}/seats/{seat}/join {"name", "lang"}: a free seat -> {"token", "path"}
     GET  /api/tables/{id}                   the table as a spectator sees it; with the header
