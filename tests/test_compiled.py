@@ -37,12 +37,14 @@ print(json.dumps([canasta.core.COMPILED, digest.hexdigest()]))
 """
 
 
-def run(pure: bool) -> tuple[bool, str]:
+def run(pure: bool, script: str = SCRIPT) -> tuple[bool, str]:
+    """Run ``script`` in a fresh interpreter, on the pure-Python core or the default one; it
+    prints ``[COMPILED, digest]`` last."""
     env = dict(os.environ)
     env.pop("CANASTA_PURE", None)
     if pure:
         env["CANASTA_PURE"] = "1"
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, check=True).stdout
     compiled, digest = json.loads(out.strip().splitlines()[-1])
     return bool(compiled), str(digest)

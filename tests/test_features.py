@@ -5,17 +5,14 @@ docs/env.md's reference in tests/env/test_env_observation.py."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 
 from canasta.core.actions import ViewActions
 from canasta.core.codec import ActionCodec
 from canasta.core.features import MaskWriter, ObservationWriter, observation_spec
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
+from test_compiled import run
 
 
 def test_offsets_follow_the_spec() -> None:
@@ -106,19 +103,8 @@ print(json.dumps([canasta.core.COMPILED, digest.hexdigest()]))
 """
 
 
-def _run(pure: bool) -> tuple[bool, str]:
-    env = dict(os.environ)
-    env.pop("CANASTA_PURE", None)
-    if pure:
-        env["CANASTA_PURE"] = "1"
-    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
-                         text=True, check=True).stdout
-    compiled, digest = json.loads(out.strip().splitlines()[-1])
-    return bool(compiled), str(digest)
-
-
 def test_compiled_and_pure_features_give_the_same_bytes() -> None:
-    _, default_digest = _run(pure=False)
-    pure_compiled, pure_digest = _run(pure=True)
+    _, default_digest = run(pure=False, script=SCRIPT)
+    pure_compiled, pure_digest = run(pure=True, script=SCRIPT)
     assert pure_compiled is False
     assert default_digest == pure_digest

@@ -135,7 +135,6 @@ class Game:
         #: Undos of the hand in play, for the log: (events before it, seat, cards taken
         #: back). Kept by the process that played the undo, not stored.
         self.taken_back: list[tuple[int, int, tuple[int, ...]]] = []
-        self._taken_back_hand = 0
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
@@ -187,8 +186,6 @@ class Game:
                         ) -> None:
         """Log an undo of ``seat`` (the match already rewound to ``events`` events): the
         cards of its melds and lay-offs ``actions`` (seat, text) went back to its hand."""
-        if self._taken_back_hand != self.hand_number:
-            self.taken_back, self._taken_back_hand = [], self.hand_number
         cards = tuple(c for _seat, text in actions for c in getattr(
             parse_action(text), "cards", ()))
         self.taken_back.append((events, seat, cards))
@@ -201,6 +198,7 @@ class Game:
         """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from the
         match's seed, misdeals dealt again); returns its stored form."""
         self.match.next_hand()
+        self.taken_back = []
         return hand_data_of(self.hand_number, self.match.record)
 
     def sheets_stored(self) -> list[dict[str, Any]]:
@@ -227,8 +225,6 @@ class Game:
         """The view of ``seat`` (None: a spectator, who sees the public part only)."""
         state = self.state
         view = self.view(state.current if seat is None else seat)
-        if self._taken_back_hand != self.hand_number:
-            self.taken_back, self._taken_back_hand = [], self.hand_number
         events = self._events.update(state, self.taken_back)
         out = _public(view, self.rules)
         out["log"] = JSONList(events.log, events.log_texts)
@@ -341,8 +337,7 @@ class _EventCache:
         raw = state.events
         lists = self.lists
         # a new hand, or an undo (which puts back an earlier copy of the state): anew
-        if lists is None or lists.state is not state or len(raw) < lists.count \
-                or lists.taken_back is not taken_back:
+        if lists is None or lists.state is not state or len(raw) < lists.count:
             lists = self.lists = _Lists(state, taken_back)
         if len(raw) > lists.count:
             lists.grow(raw)

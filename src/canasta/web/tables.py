@@ -20,7 +20,7 @@ from typing import Any
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError, Phase
-from canasta.i18n.catalogue import DEFAULT, languages, t
+from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.assist import AssistedService
 from canasta.web.connections import Connection
 from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
@@ -52,7 +52,7 @@ def _name(value: Any, where: str, fallback: str) -> str:
 
 def _player_n(n: int, lang: Any) -> str:
     """The default name of a person's seat, "Player 2", in ``lang`` (English if unknown)."""
-    return t("ui.player_n", lang if lang in languages() else DEFAULT, n=n)
+    return t("ui.player_n", lang if isinstance(lang, str) else DEFAULT, n=n)
 
 
 def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> list[Seat]:
