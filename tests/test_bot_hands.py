@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from canasta import State, load_preset
 from canasta.bots import BOTS, make_bot
 from helpers import RULES, check_conservation, check_score_sheets
@@ -33,6 +35,7 @@ def _lineup(seed: int) -> list[str]:
     return ["greedy", "random", "greedy", "random"] if seed % 2 else ["random", "greedy"] * 2
 
 
+@pytest.mark.slow
 def test_one_thousand_seeded_bot_hands() -> None:
     """Issue #2: "1,000 seeded bot hands run in the suite without error"."""
     ends: Counter[str] = Counter()

@@ -54,6 +54,7 @@ def play_match(rules: Rules, players: int, seed: int, hands: int,
     return match
 
 
+@pytest.mark.slow
 def test_a_replay_of_1000_simulated_hands_reproduces_their_scores() -> None:
     """1,000 hands of random bots, spread over every preset and player count, each written as a
     record, read back from JSON text and replayed: every score sheet, every total and the final

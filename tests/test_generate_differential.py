@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,6 +66,7 @@ def test_same_actions_every_preset_and_player_count() -> None:
     assert total > 3000
 
 
+@pytest.mark.slow
 def test_same_actions_with_house_rules() -> None:
     """Every house rule of every preset, each of its other choices (for real_canasta,
     declared red threes and the other rare rules the full checks decide)."""

@@ -20,6 +20,7 @@ from canasta.sim import soak
 from formatkit import random_states
 
 
+@pytest.mark.slow
 def test_a_slice_of_the_soak_has_no_break(capsys: pytest.CaptureFixture[str]) -> None:
     report = soak.soak(6, seed=11, workers=1, every=3)
     assert sum(report.hands.values()) == 6

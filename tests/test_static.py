@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "src/canasta"
 
@@ -21,6 +23,7 @@ def test_ruff_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_whole_package() -> None:
     result = _run([sys.executable, "-m", "mypy", "--strict", PACKAGE])
     assert result.returncode == 0, result.stdout + result.stderr

@@ -49,7 +49,8 @@ def pg_reachable() -> str | None:
     return None
 
 
-BACKENDS = ["sqlite", "postgresql"]
+#: Storage back ends of the parametrized tests; PostgreSQL ones are marked ``db``.
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.db)]
 REDIS_URL = os.environ.get("CANASTA_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 

@@ -22,11 +22,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 DESKTOP = {"width": 1366, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="Debian's Chromium is not installed at /usr/bin/chromium "
-           "(apt-get install chromium chromium-driver; .ci/run does it)",
-)
+           "(apt-get install chromium chromium-driver; .ci/run does it)",)]
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,10 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path("/tmp/lang-shots")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="Debian's Chromium is not installed at /usr/bin/chromium "
-           "(apt-get install chromium chromium-driver; .ci/run does it)",
-)
+           "(apt-get install chromium chromium-driver; .ci/run does it)",)]
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,9 @@ from test_web_browser import CHROMIUM, DESKTOP, FLAGS, PHONE, new_page, version
 from conftest import ARTEFACTS, ServerProcess, wait_for
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="Debian's Chromium is not installed at /usr/bin/chromium")
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
+    not CHROMIUM.exists(),
+                                reason="Debian's Chromium is not installed at /usr/bin/chromium")]
 SHOTS = Path(os.environ.get("CANASTA_SHOTS", str(ARTEFACTS)))
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 

@@ -19,6 +19,8 @@ from test_web_restart import essentials, essentials_of, reference
 from canasta.web.storage import Store
 from conftest import REDIS_URL, ServerProcess, pg_database, redis_reachable
 
+pytestmark = [pytest.mark.db, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, ...]]:

@@ -20,6 +20,8 @@ from test_web_restart import essentials, essentials_of, reference
 from canasta.web.storage import Store
 from conftest import REDIS_URL, ServerProcess, pg_database, redis_reachable
 
+pytestmark = [pytest.mark.db, pytest.mark.slow]
+
 LEASE = 2.0  # seconds: the survivor takes over within a few of them
 
 

@@ -230,6 +230,7 @@ def test_whole_international_hands_leak_nothing(client: Any, players: int) -> No
     assert checked > 300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [p for p in PRESETS if p != "international"])
 def test_every_preset_leaks_nothing(client: Any, variant: str) -> None:
     if not _loadable(variant):

@@ -24,6 +24,8 @@ from canasta.core.state import State
 from canasta.web.storage import Store
 from conftest import REDIS_URL, ServerProcess, make_store, pg_database, redis_reachable
 
+pytestmark = [pytest.mark.db, pytest.mark.slow]
+
 
 @pytest.fixture
 def pg_client(tmp_path: Path) -> Iterator[Any]:

@@ -11,6 +11,7 @@ from canasta.web.loadtest import main
 from conftest import PG_URL, REDIS_URL, pg_reachable, redis_reachable
 
 
+@pytest.mark.slow
 def test_one_process_on_sqlite() -> None:
     result = main(["--tables", "3", "--seconds", "3", "--warmup", "1", "--bot-delay", "0.05",
                    "--json"])
@@ -19,6 +20,8 @@ def test_one_process_on_sqlite() -> None:
     assert result["server_errors"] == 0
 
 
+@pytest.mark.db
+@pytest.mark.slow
 def test_two_processes_on_postgresql_and_redis() -> None:
     reason = pg_reachable() or redis_reachable()
     if reason:

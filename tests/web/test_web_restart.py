@@ -201,6 +201,7 @@ def check_resumed(store: Store, driver: Driver, table: str, server: ServerProces
             assert essentials(before["view"]) == essentials_of(old, seat)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_killed_server_resumes_every_table_exactly(backend: str, tmp_path: Path) -> None:
     rng = random.Random(20261101)

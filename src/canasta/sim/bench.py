@@ -1,16 +1,22 @@
 """Benchmark: ``python -m canasta.bench [--against openspiel] [--baseline SRC] [--rounds R]``.
 
-Prints, as medians of interleaved rounds (machines are noisy; interleaving spreads the noise
-evenly over everything measured):
+Everything is timed by one clock, chosen once: CPU time (``time.process_time``) by default,
+the wall clock with ``--wall``; ours, OpenSpiel's and the baseline subprocesses' alike (a
+ratio of CPU time to wall time means nothing). Prints, as medians of interleaved rounds
+(machines are noisy; interleaving spreads the noise evenly over everything measured):
 
 * decisions per second of random play-outs of whole hands, for international Canasta and
   Canastone (4 players). A decision is one ``apply()`` of an action chosen by a player; the
   deal, red-three replacements and draws from the stock are automatic (chance) and are not
   counted. The time includes dealing, ``legal_actions()``, the random choice and ``apply()``;
+* the tail: the slowest 1% of those hands, their mean time and their share of all the time;
 * ``legal_actions()`` in microseconds with 11 and with 30 cards in hand (states built
   deterministically by :func:`state_with_hand`), ``apply()`` and ``clone()`` in
-  microseconds, and the bytes of one state (tracemalloc of a ``clone()``), with ``clone()``
-  also at 30 cards to show whether its cost grows with the hand;
+  microseconds (``clone()`` early and late in a hand: its cost grows with what is on the
+  table), and the bytes of one state (tracemalloc of a ``clone()``). Each micro figure is the
+  median of :data:`SAMPLES` samples, each at least :data:`SAMPLE_SECONDS` of the clock;
+* with ``--bots``, each bot level's time per decision (median and 95th percentile) and the
+  expert's sampled deals per decision (:mod:`canasta.sim.botbench`);
 * which core ran: compiled (mypyc) or pure Python (``canasta.core.COMPILED``).
 
 ``--against openspiel`` (needs ``pip install 'canasta[bench]'``) also runs OpenSpiel's C++
@@ -20,9 +26,8 @@ round's ratio canasta / gin_rummy and their median. ``--baseline SRC`` runs, in 
 the same play-outs with the ``canasta`` package found under the folder ``SRC`` (e.g. the
 ``src`` of an older commit checked out with ``git worktree add``) in a subprocess, and prints
 the median ratio new / old; ``--pure`` does the same with this package's pure-Python core
-(``CANASTA_PURE=1``). Ratios are medians of the per-round ratios. ``--cpu`` times the
-play-outs (ours and the subprocesses') by each process's CPU time instead of the wall clock:
-steadier on a shared, loaded machine. Not a test: nothing here asserts a speed.
+(``CANASTA_PURE=1``). Ratios are medians of the per-round ratios. Not a test: nothing here
+asserts a speed.
 """
 
 from __future__ import annotations
@@ -57,18 +62,32 @@ def core_kind() -> str:
 
 
 def playout_run(variant: str, hands: int, players: int, seed: int,
-                clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-    """Play ``hands`` random hands; returns (decisions, seconds of ``clock``)."""
+                clock: Callable[[], float] = time.process_time,
+                per_hand: list[float] | None = None) -> tuple[int, float]:
+    """Play ``hands`` random hands; returns (decisions, seconds of ``clock``). With
+    ``per_hand``, each hand's seconds are appended to it (for the tail)."""
     rules = load_preset(variant)
     rng = random.Random(seed)
     decisions = 0
     start = clock()
     for h in range(hands):
+        began = clock()
         state = State.deal(rules, players, seed=seed * 100_003 + h)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
+        if per_hand is not None:
+            per_hand.append(clock() - began)
     return decisions, clock() - start
+
+
+def tail(per_hand: list[float], share: float = 0.01) -> tuple[float, float]:
+    """The slowest ``share`` of hands (at least one): (their mean seconds, their share of all
+    the hands' seconds, 0-1)."""
+    ordered = sorted(per_hand, reverse=True)
+    k = max(1, round(len(ordered) * share))
+    total = sum(ordered) or 1.0
+    return sum(ordered[:k]) / k, sum(ordered[:k]) / total
 
 
 #: Run in a subprocess with another ``canasta`` on the path (``--baseline``): the same
@@ -115,15 +134,17 @@ def baseline_run(src: str, variant: str, hands: int, players: int,
     return int(n), float(secs)
 
 
-def gin_rummy_run(games: int, seed: int) -> tuple[int, float]:
-    """OpenSpiel ``gin_rummy`` random play-outs from Python: (decisions, seconds). Chance
-    nodes (the deal, stock draws) are sampled uniformly and not counted."""
+def gin_rummy_run(games: int, seed: int,
+                  clock: Callable[[], float] = time.process_time) -> tuple[int, float]:
+    """OpenSpiel ``gin_rummy`` random play-outs from Python: (decisions, seconds of
+    ``clock``, the same clock as ours). Chance nodes (the deal, stock draws) are sampled
+    uniformly and not counted."""
     import pyspiel  # type: ignore[import-not-found]
 
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -133,7 +154,7 @@ def gin_rummy_run(games: int, seed: int) -> tuple[int, float]:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
                 decisions += 1
-    return decisions, time.perf_counter() - start
+    return decisions, clock() - start
 
 
 # -- single operations ---------------------------------------------------------------------
@@ -181,27 +202,43 @@ def mid_hand_states(variant: str, players: int, count: int, seed: int,
     return out
 
 
-def time_us(fn: Callable[[], object], repeat: int) -> float:
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    return (time.perf_counter() - start) / repeat * 1e6
+#: A micro sample runs at least this long (seconds of its clock), so that CPU time, whose
+#: resolution is coarser than the wall clock's, measures it to well under 1%.
+SAMPLE_SECONDS = 0.2
+#: Samples per micro figure; the figure is their median.
+SAMPLES = 7
 
 
-def apply_us(states: list[State], repeat: int) -> float:
-    """Mean ``apply()`` of the first legal action, on clones (clone time subtracted)."""
+def time_us(fn: Callable[[], object], clock: Callable[[], float] = time.process_time,
+            samples: int = SAMPLES, min_seconds: float = SAMPLE_SECONDS) -> float:
+    """Microseconds of ``clock`` per call of ``fn``: the median of ``samples`` samples, each
+    of as many calls as fill ``min_seconds`` (the count found once, by doubling)."""
+    repeat = 1
+    while True:
+        start = clock()
+        for _ in range(repeat):
+            fn()
+        if clock() - start >= min_seconds / 4 or repeat >= 1 << 20:
+            break
+        repeat *= 2
+    repeat = max(1, repeat * 4)
+    out = []
+    for _ in range(samples):
+        start = clock()
+        for _ in range(repeat):
+            fn()
+        out.append((clock() - start) / repeat * 1e6)
+    return statistics.median(out)
+
+
+def apply_us(states: list[State], clock: Callable[[], float] = time.process_time,
+             samples: int = SAMPLES, min_seconds: float = SAMPLE_SECONDS) -> float:
+    """``apply()`` of the first legal action in microseconds, on clones (the median clone
+    time subtracted)."""
     pairs = [(s, s.legal_actions()[0]) for s in states]
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for s, a in pairs:
-            s.clone().apply(a)
-    both = time.perf_counter() - start
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for s, _a in pairs:
-            s.clone()
-    clone = time.perf_counter() - start
-    return (both - clone) / (repeat * len(pairs)) * 1e6
+    both = time_us(lambda: [s.clone().apply(a) for s, a in pairs], clock, samples, min_seconds)
+    clone = time_us(lambda: [s.clone() for s, _a in pairs], clock, samples, min_seconds)
+    return (both - clone) / len(pairs)
 
 
 def state_bytes(state: State) -> int:
@@ -233,10 +270,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time this package's pure-Python core (CANASTA_PURE=1) in "
                              "every round, in a subprocess")
     parser.add_argument("--cpu", action="store_true",
-                        help="time the play-outs by CPU time (time.process_time) instead of "
-                             "the wall clock")
+                        help="time everything by CPU time (time.process_time): the default")
+    parser.add_argument("--wall", action="store_true",
+                        help="time everything by the wall clock instead (follows the load)")
+    parser.add_argument("--bots", action="store_true",
+                        help="also time each bot level per decision (canasta.sim.botbench)")
     args = parser.parse_args(argv)
-    clock = time.process_time if args.cpu else time.perf_counter
+    if args.cpu and args.wall:
+        parser.error("--cpu and --wall: choose one clock")
+    # One clock for everything measured, ours and every peer's (a ratio of CPU time to wall
+    # time means nothing).
+    cpu = not args.wall
+    clock = time.process_time if cpu else time.perf_counter
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     ours: dict[str, list[float]] = {v: [] for v in VARIANTS}
@@ -244,20 +289,22 @@ def main(argv: list[str] | None = None) -> None:
     pure: dict[str, list[float]] = {v: [] for v in VARIANTS}
     gin: list[float] = []
     ratios: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    hand_secs: dict[str, list[float]] = {v: [] for v in VARIANTS}
     for r in range(args.rounds):
         for v in VARIANTS:
-            n, secs = playout_run(v, args.hands, args.players, seed=r, clock=clock)
+            n, secs = playout_run(v, args.hands, args.players, seed=r, clock=clock,
+                                  per_hand=hand_secs[v])
             ours[v].append(n / secs)
             if args.baseline:
                 n, secs = baseline_run(args.baseline, v, args.hands, args.players, seed=r,
-                                       cpu=args.cpu)
+                                       cpu=cpu)
                 old[v].append(n / secs)
             if args.pure:
                 n, secs = baseline_run(here, v, args.hands, args.players, seed=r, pure=True,
-                                       cpu=args.cpu)
+                                       cpu=cpu)
                 pure[v].append(n / secs)
         if args.against == "openspiel":
-            n, secs = gin_rummy_run(args.games, seed=r)
+            n, secs = gin_rummy_run(args.games, seed=r, clock=clock)
             gin.append(n / secs)
             for v in VARIANTS:
                 ratios[v].append(ours[v][-1] / gin[-1])
@@ -270,18 +317,15 @@ def main(argv: list[str] | None = None) -> None:
 
     small = state_with_hand("international", 11, args.players)
     big = state_with_hand("international", 30, args.players)
-    legal11 = statistics.median(time_us(small.legal_actions, 200) for _ in range(5))
-    legal30 = statistics.median(time_us(big.legal_actions, 100) for _ in range(5))
+    legal11 = time_us(small.legal_actions, clock)
+    legal30 = time_us(big.legal_actions, clock)
     early = mid_hand_states("international", args.players, 20, seed=3, depth=(10, 11))
     late = mid_hand_states("international", args.players, 40, seed=3, depth=(150, 151))
-    clone_early = statistics.median(
-        time_us(lambda: [s.clone() for s in early], 100) / len(early) for _ in range(5))
-    clone_late = statistics.median(
-        time_us(lambda: [s.clone() for s in late], 100) / len(late) for _ in range(5))
+    clone_early = time_us(lambda: [s.clone() for s in early], clock) / len(early)
+    clone_late = time_us(lambda: [s.clone() for s in late], clock) / len(late)
     states = mid_hand_states("international", args.players, 30, seed=7)
-    applied = statistics.median(apply_us(states, 20) for _ in range(5))
-    clone_mid = statistics.median(
-        time_us(lambda: [s.clone() for s in states], 100) / len(states) for _ in range(5))
+    applied = apply_us(states, clock)
+    clone_mid = time_us(lambda: [s.clone() for s in states], clock) / len(states)
     mem = int(statistics.median(state_bytes(s) for s in states[:10]))
     mem30 = state_bytes(big)
 
@@ -289,7 +333,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{sys.version_info.major}.{sys.version_info.minor}): random play-outs, "
           f"{args.players} players, median of {args.rounds} interleaved rounds of "
           f"{args.hands} hands per variant"
-          + (", play-outs timed by CPU time" if args.cpu else ""))
+          + (", everything timed by CPU time" if cpu else ", everything timed by the wall clock")
+          + f"; micro figures: medians of {SAMPLES} samples of {SAMPLE_SECONDS} s or more")
     for v in VARIANTS:
         line = f"  decisions/s {v:<14} {statistics.median(ours[v]):10,.0f}"
         if args.baseline:
@@ -312,6 +357,11 @@ def main(argv: list[str] | None = None) -> None:
         for v in VARIANTS:
             print(f"  ratio {v} / gin_rummy: median {statistics.median(ratios[v]):.2f} "
                   "(rounds " + " ".join(f"{x:.2f}" for x in ratios[v]) + ")")
+    for v in VARIANTS:
+        mean, part = tail(hand_secs[v])
+        print(f"  slowest 1% of {v} hands: {mean * 1e3:,.1f} ms each, {part:.1%} of the "
+              f"time of all {len(hand_secs[v])} hands (median hand "
+              f"{statistics.median(hand_secs[v]) * 1e3:,.1f} ms)")
     print(f"  legal_actions() 11 cards   {legal11:10,.1f} us")
     print(f"  legal_actions() 30 cards   {legal30:10,.1f} us")
     print(f"  apply() mid-hand           {applied:10,.1f} us")
@@ -319,6 +369,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  clone() after 10 / 150 decisions {clone_early:4,.1f} / {clone_late:,.1f} us "
           f"({len(early)} / {len(late)} states)")
     print(f"  one state (clone) mid-hand {mem:10,d} bytes  (30 cards: {mem30:,d})")
+    if args.bots:
+        from canasta.sim.botbench import report
+
+        report(players=args.players, clock=clock)
 
 
 if __name__ == "__main__":
