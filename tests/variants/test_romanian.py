@@ -83,15 +83,31 @@ def test_surprise_cards_go_to_the_first_taker() -> None:
     assert "event.show_surprise.other" in lines
 
 
-@pytest.mark.parametrize(("option", "bonus"), [(None, 500), ("off", 500), ("on", 3000)])
-def test_canasta_of_threes_option(option: str | None, bonus: int) -> None:
-    """Seed 004_de631c4ee768aa1b.txt: "canasta de 3 (fara valori) 3,000", yet "3-arii nu se pot
-    folosi in terte": off by default (a natural canasta like any other on a scorepad), 3000 with
-    the option canasta_de_3 = on (issue 9 item 10)."""
-    rules = load_preset("romanian", {"canasta_de_3": option} if option else None)
-    threes = tuple(cards("3s 3c 3s 3c 3h 3d 3h"))
-    sheet = score_hand([TeamHand(melds=(threes,))], rules)[0]
-    assert sum(p for label, p in sheet.items if "canasta" in label.lower()) == bonus
+@pytest.mark.parametrize("meld", ["3s 3c 3s 3c 3h 3d 3h", "3s 3c 3s 3c 3s 3c 3s"])
+def test_a_canasta_of_threes_cannot_be_entered_and_the_old_option_changes_nothing(
+        meld: str) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "canasta de 3 (fara valori) 3,000", but "3-arii nu se pot
+    folosi in terte", "3 rosu - iti da dreptul sa schimbi o piesa", "O canasta este o formatie
+    compusa din minimum 7 carti", and 108 cards hold four red and four black threes: no table
+    holds seven threes without wild cards, so the option canasta_de_3 that scored one is gone.
+    Documents that still name it load, and it changes nothing."""
+    from canasta.core.rule_values import RETIRED, field_names
+    from canasta.formats.handresult import HandResultError, hand_result_from_dict
+    from canasta.formats.jsondoc import Reader, rules_header
+
+    doc = {"variant": "romanian", "teams": [
+        {"melds": [meld], "hands": [["5c"], ["6c"]]}, {"hands": [["7c"], ["8c"]]}]}
+    with pytest.raises(HandResultError, match="red threes are never melded|the deck has 2"):
+        hand_result_from_dict(doc)
+    assert "scoring.threes_canasta" not in field_names() and "canasta_de_3" in RETIRED
+    assert "canasta_de_3" not in dict(RULES.options)
+    for value in ("on", "off"):
+        assert load_preset("romanian", {"canasta_de_3": value}) == RULES
+    # a record written before: the option and the field in its complete rules
+    old = rules_header(RULES)
+    old["options"] = {**old["options"], "canasta_de_3": "on"}
+    old["rules"]["scoring"]["threes_canasta"] = 3000
+    assert Reader("old record", ValueError).rules(old) == RULES  # type: ignore[arg-type]
 
 
 def test_upcard_specials_covered_and_a_red_three_or_wild_freezes() -> None:

@@ -358,9 +358,6 @@ class ScoringRules(_Section):
     all_black_threes_in_hand: int = 0
     #: Bonus of a sequence canasta (``melds.real_canasta``; S003 "vale 500 punti bonus").
     real_canasta: int = 0
-    #: Bonus of a canasta of threes without wild cards; 0 = as any natural canasta (S004
-    #: "canasta de 3 (fara valori) 3,000").
-    threes_canasta: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,6 +179,19 @@ def _dict_entry_key(key: str) -> tuple[str, str, str] | None:
     return section, name, entry
 
 
+#: Rule names that documents may still hold but that no longer change anything, with why.
+#: Read and dropped (an old record still loads); never written.
+RETIRED: dict[str, str] = {
+    "canasta_de_3": (
+        "seed 004's \"canasta de 3 (fara valori) 3,000\" can never be melded: \"3-arii nu "
+        "se pot folosi in terte\", red threes are laid out and replaced (\"iti da dreptul sa "
+        "schimbi o piesa\"), black threes leave play in fours or are melded three or four when "
+        "going out, and a canasta is \"minimum 7 carti\" of the eight threes of 108 cards "
+        "(docs/rules.md)"),
+}
+RETIRED["scoring.threes_canasta"] = RETIRED["threes_canasta"] = RETIRED["canasta_de_3"]
+
+
 def is_rule_key(key: str) -> bool:
     """True when ``key`` names a field (``section.field``, a unique bare field name) or one
     entry of a mapping field (``deal.cards_dealt.4``)."""
@@ -196,6 +209,8 @@ def changes_for(rules: RuleSections, values: dict[str, Any]) -> dict[str, dict[s
     names = field_names()
     changes: dict[str, dict[str, Any]] = {}
     for key, raw in values.items():
+        if key in RETIRED and key not in names:
+            continue
         entry = _dict_entry_key(key) if key not in names else None
         if entry is not None:
             section, name, sub = entry

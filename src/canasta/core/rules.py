@@ -39,6 +39,7 @@ from canasta.core.rule_sections import (
     TurnRules,
 )
 from canasta.core.rule_values import (
+    RETIRED,
     changes_for,
     field_doc,
     field_names,
@@ -297,6 +298,8 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
     chosen = {o.name: o.default for o in named.values()}
     raw_fields: dict[str, Any] = {}
     for key, val in (options or {}).items():
+        if key in RETIRED and key not in named and not is_rule_key(key):
+            continue  # an option of older documents that changes nothing (RETIRED says why)
         if key in named:
             sval = str(val).lower() if isinstance(val, bool) else str(val)
             if sval not in named[key].choices:

@@ -21,8 +21,6 @@ from canasta.core.cards import (
     POINTS,
     is_black_three,
     is_red_three,
-    is_wild,
-    rank_of,
 )
 from canasta.core.melds import CanastaKind, classify_meld, purity
 from canasta.core.rules import Rules
@@ -227,14 +225,10 @@ def canasta_bonus(cards: Sequence[int], rules: Rules) -> int:
         return s.wild_canasta_six_jokers or s.wild_canasta_mixed
     if kind is CanastaKind.WILD:
         return s.wild_canasta_mixed
-    rank = next(rank_of(c) for c in cards if not is_wild(c))
-    if rank == 3 and kind.natural and s.threes_canasta:
-        return s.threes_canasta  # S004 "canasta de 3 (fara valori) 3,000"
-    if rank == 1:
-        if kind.natural and s.natural_aces_canasta:
-            return s.natural_aces_canasta
-        if not kind.natural and s.mixed_aces_canasta:
-            return s.mixed_aces_canasta
+    if kind is CanastaKind.NATURAL_ACES and s.natural_aces_canasta:
+        return s.natural_aces_canasta
+    if kind is CanastaKind.MIXED_ACES and s.mixed_aces_canasta:
+        return s.mixed_aces_canasta
     return s.natural_canasta if kind.natural else s.mixed_canasta
 
 
