@@ -118,3 +118,28 @@ def _romanian_doc(penalties: list[object], variant: str = "romanian") -> dict[st
             "teams": [
                 {"melds": ["9s 9h 9d"], "hands": [["5c"], ["6c"]], "penalties": penalties},
                 {"melds": ["Ks Kh Kd"], "hands": [["7c"], ["8c"]]}]}
+
+
+def test_a_hand_ends_with_an_end_reason_that_round_trips() -> None:
+    # seed 004: "Fiecare joc (dona) se termina cand: un jucator a iesit ...; se termina stocul"
+    import json
+    import random
+
+    from canasta import State
+    from canasta.core.events import EndReason, HandEnded
+    from canasta.formats.eventjson import event_from_json, event_to_json
+    from canasta.formats.jsondoc import FormatError, Reader
+
+    s = State.deal(load_preset("international"), 4, seed=3)
+    rng = random.Random(3)
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    assert isinstance(s.end_reason, EndReason) and s.end_reason in set(EndReason)
+    ended = s.events[-1]
+    assert isinstance(ended, HandEnded) and ended.reason is s.end_reason
+    data = json.loads(json.dumps(event_to_json(ended)))
+    assert data["reason"] == s.end_reason.value
+    back = event_from_json(Reader("test", FormatError), data, "$")
+    assert isinstance(back, HandEnded) and back.reason is s.end_reason
+    with pytest.raises(FormatError, match=r"\$.reason: expected one of went_out"):
+        event_from_json(Reader("test", FormatError), {**data, "reason": "gave_up"}, "$")
