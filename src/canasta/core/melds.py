@@ -20,13 +20,14 @@ from canasta.core.cards import (
     rank_of,
     suit_of,
 )
+from canasta.core.meldkey import RUN_KEY, MeldKey
 from canasta.core.rules import Rules
 
 #: The four deuces (wild cards of rank 2), card codes.
 DEUCES = (4, 5, 6, 7)
-#: First key of a sequence canasta in a side's melds (``melds.real_canasta``); rank keys are
-#: 0 (wild meld) and 1..13.
-SEQUENCE_KEY = 100
+#: First key of a sequence canasta in a side's melds (``melds.real_canasta``): the meld keys'
+#: :data:`~canasta.core.meldkey.RUN_KEY`; rank keys are the wild meld's and 1..13.
+SEQUENCE_KEY = RUN_KEY
 RED3 = frozenset((9, 10))
 BLACK3 = frozenset((8, 11))
 #: ``IS_WILD[code]``: jokers and deuces.
@@ -144,7 +145,7 @@ def purity(cards: Sequence[int], rules: Rules) -> bool | None:
     return all(c in DEUCES for c in cards)
 
 
-def meld_key(melds: Mapping[int, object], cards: Sequence[int]) -> int:
+def meld_key(melds: Mapping[MeldKey, object], cards: Sequence[int]) -> MeldKey:
     """The key under which a new meld of ``cards`` goes in a side's ``melds``: its rank,
     ``WILD_RANK`` for wild cards only, or the first free key from ``SEQUENCE_KEY`` for cards
     of several ranks (a sequence canasta; whether it is one is checked by legality)."""

@@ -39,7 +39,8 @@ from canasta.core.cards import (
     rank_of,
     rank_text,
 )
-from canasta.core.melds import SEQUENCE_KEY, classify_meld, is_sequence, purity
+from canasta.core.meldkey import MeldKey, is_run_key, run_key
+from canasta.core.melds import classify_meld, is_sequence, purity
 from canasta.core.rules import Rules, RulesError
 from canasta.core.scoring import (
     ANSWER_PENALTY,
@@ -289,7 +290,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             if key in keys:
                 r.fail(mp, f"the team already has a meld of {rank_text(key)} ({keys[key]}): one "
                            "meld per rank and side")
-            if key < SEQUENCE_KEY:
+            if not is_run_key(key):
                 keys[key] = mp
             places.append((mp, cards))
             melds.append(tuple(cards))
@@ -356,8 +357,8 @@ def _meld_probe(rules: Rules, n_teams: int) -> State:
 
 
 def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: str,
-                team: int, index: int) -> int:
-    """The meld's key (its rank, ``WILD_RANK``, or a sequence key), after the engine's checks."""
+                team: int, index: int) -> MeldKey:
+    """The meld's key (:mod:`canasta.core.meldkey`), after the engine's checks."""
     if not cards:
         r.fail(path, "expected the cards of a meld, got none")
     for k, c in enumerate(cards):
@@ -366,7 +367,7 @@ def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: s
     naturals = {rank_of(c) for c in cards if not is_wild(c)}
     if len(naturals) > 1:
         if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
-            return SEQUENCE_KEY + index
+            return run_key(index)
         r.fail(path, "a meld is of one rank only, got "
                      + " and ".join(rank_text(k) for k in sorted(naturals)))
     key = naturals.pop() if naturals else WILD_RANK
