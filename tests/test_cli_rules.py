@@ -126,7 +126,7 @@ NAMED_READINGS = {
                  "frozen_for_unopened": "pile.frozen_for_unopened_side",
                  "melds_negative_without_canasta":
                      "scoring.melds_count_negative_without_canasta",
-                 "red_three_sign": "red_threes.sign", "canasta_de_3": "scoring.threes_canasta"},
+                 "red_three_sign": "red_threes.sign"},
 }
 
 

@@ -258,7 +258,7 @@ def test_italian_names_of_house_rules_and_values() -> None:
 
 
 def test_every_score_item_code_has_a_text_and_the_english_is_the_sheets_label() -> None:
-    from canasta.core.scoring import ITEM_TEXT, TeamHand, score_team
+    from canasta.core.scoring import ITEM_TEXT, Penalty, TeamHand, score_team
     from canasta.i18n import score_item_text
 
     for lang in languages():
@@ -279,7 +279,8 @@ def test_every_score_item_code_has_a_text_and_the_english_is_the_sheets_label() 
                 assert score_item_text(item["code"], item["values"], "en") == item["label"]
                 it_text = score_item_text(item["code"], item["values"], "it")
                 assert "{" not in it_text
-    hand = TeamHand(melds=((0, 0, 0, 0, 0, 0, 0),), hands=((5, 6),), penalties=(("x", -50),))
+    hand = TeamHand(melds=((0, 0, 0, 0, 0, 0, 0),), hands=((5, 6),),
+                    penalties=(Penalty("custom", -50, "x"),))
     sheet = score_team(0, hand, load_preset("canastone"))
     assert [c for c, _ in sheet.codes][-1] == "penalty"
     assert score_item_text("cards_in_hand", {"player": 1}, "it", "Bea") == \

@@ -12,7 +12,7 @@ from canasta import Discard, Match, State, load_preset
 from canasta.core.cards import JOKER, NUM_CODES, make_deck, parse_card
 from canasta.core.events import TookPile
 from canasta.core.rules import CANASTA_ONLY
-from canasta.core.scoring import TeamHand, score_hand
+from canasta.core.scoring import Penalty, TeamHand, score_hand
 from canasta.formats.position import position_to_dict, state_from_dict
 from canasta.i18n.events import event_entries
 
@@ -83,15 +83,31 @@ def test_surprise_cards_go_to_the_first_taker() -> None:
     assert "event.show_surprise.other" in lines
 
 
-@pytest.mark.parametrize(("option", "bonus"), [(None, 500), ("off", 500), ("on", 3000)])
-def test_canasta_of_threes_option(option: str | None, bonus: int) -> None:
-    """Seed 004_de631c4ee768aa1b.txt: "canasta de 3 (fara valori) 3,000", yet "3-arii nu se pot
-    folosi in terte": off by default (a natural canasta like any other on a scorepad), 3000 with
-    the option canasta_de_3 = on (issue 9 item 10)."""
-    rules = load_preset("romanian", {"canasta_de_3": option} if option else None)
-    threes = tuple(cards("3s 3c 3s 3c 3h 3d 3h"))
-    sheet = score_hand([TeamHand(melds=(threes,))], rules)[0]
-    assert sum(p for label, p in sheet.items if "canasta" in label.lower()) == bonus
+@pytest.mark.parametrize("meld", ["3s 3c 3s 3c 3h 3d 3h", "3s 3c 3s 3c 3s 3c 3s"])
+def test_a_canasta_of_threes_cannot_be_entered_and_the_old_option_changes_nothing(
+        meld: str) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "canasta de 3 (fara valori) 3,000", but "3-arii nu se pot
+    folosi in terte", "3 rosu - iti da dreptul sa schimbi o piesa", "O canasta este o formatie
+    compusa din minimum 7 carti", and 108 cards hold four red and four black threes: no table
+    holds seven threes without wild cards, so the option canasta_de_3 that scored one is gone.
+    Documents that still name it load, and it changes nothing."""
+    from canasta.core.rule_values import RETIRED, field_names
+    from canasta.formats.handresult import HandResultError, hand_result_from_dict
+    from canasta.formats.jsondoc import Reader, rules_header
+
+    doc = {"variant": "romanian", "teams": [
+        {"melds": [meld], "hands": [["5c"], ["6c"]]}, {"hands": [["7c"], ["8c"]]}]}
+    with pytest.raises(HandResultError, match="red threes are never melded|the deck has 2"):
+        hand_result_from_dict(doc)
+    assert "scoring.threes_canasta" not in field_names() and "canasta_de_3" in RETIRED
+    assert "canasta_de_3" not in dict(RULES.options)
+    for value in ("on", "off"):
+        assert load_preset("romanian", {"canasta_de_3": value}) == RULES
+    # a record written before: the option and the field in its complete rules
+    old = rules_header(RULES)
+    old["options"] = {**old["options"], "canasta_de_3": "on"}
+    old["rules"]["scoring"]["threes_canasta"] = 3000
+    assert Reader("old record", ValueError).rules(old) == RULES  # type: ignore[arg-type]
 
 
 def test_upcard_specials_covered_and_a_red_three_or_wild_freezes() -> None:
@@ -521,13 +537,56 @@ def test_told_yes_and_unable_to_go_out_costs_500() -> None:
     assert s.going_out_plan() is None
     apply_all(s, "discard 5c")
     assert not s.is_over
-    assert s.team_hands()[1].penalties == (("Told \"yes\" but did not go out", -500),)
+    assert s.team_hands()[1].penalties == (
+        Penalty("partner_answer_disobeyed", -500, "The partner's answer not obeyed"),)
     assert s.team_hands()[0].penalties == ()
     s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")
     draw_discard(s, 4)
     apply_all(s, "draw", "ask-partner", "answer no", "discard 5c")
     assert s.team_hands()[1].penalties == ()
     assert load_preset("brazilian").going_out.ask_yes_unable_penalty == 0
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ro", "Penalizare: Răspunsul partenerului nerespectat"),
+    ("it", "Penalità: Risposta del compagno non rispettata"),
+    ("pt", "Multa: A resposta do parceiro não foi cumprida"),
+])
+def test_the_told_yes_penalty_row_is_in_the_readers_language(lang: str, words: str) -> None:
+    """Seed 004_de631c4ee768aa1b.txt: "B răspunde «Da», A fiind obligat să închidă, se dovedeşte
+    că nu poate ... Echipa este penalizată cu 500 de puncte": the row was English in every
+    language ("Penalizare: Told "yes" but did not go out"); it is kept by its code and named by
+    the catalogues, on the terminal's sheet, in ``canasta score`` and after a hand result's
+    round trip."""
+    from canasta.cli.render import sheet_rows
+    from canasta.cli.sheets import item_texts
+    from canasta.formats.handresult import hand_result_from_dict, hand_result_of_state
+
+    s = start({1: "9s 9h 9d 9c 9s 9h 9d As Ah Ad 5c"}, "4c Qd Jd 10d 8d Kc")
+    draw_discard(s, 4)
+    apply_all(s, "draw", "ask-partner", "answer yes", "discard 5c")
+    sheet = score_hand(s.team_hands(), RULES)[1]
+    assert sheet.codes[-1] == ("penalty", {"penalty": "partner_answer_disobeyed", "count": 1})
+    assert sheet.items[-1] == ("Penalty: The partner's answer not obeyed", -500)
+    assert sheet_rows(sheet, lang=lang)[-1] == (words, -500)
+    assert item_texts(sheet, lang)[-1] == words
+    # through a hand result (the engine's own table, ``canasta score``)
+    doc = _finished_state_doc(s, hand_result_of_state)
+    again = hand_result_from_dict(doc).score()[1]
+    assert again.codes[-1][1]["penalty"] == "partner_answer_disobeyed"
+    assert again.items[-1][1] == -500 and item_texts(again, lang)[-1] == words
+
+
+def _finished_state_doc(s: State, write: object) -> dict[str, object]:
+    """The hand result of ``s`` played on to its end (any legal moves)."""
+    import random
+
+    rng = random.Random(0)
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    doc = write(s)  # type: ignore[operator]
+    assert isinstance(doc, dict)
+    return doc
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -40,7 +40,8 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, card_text, is_black_three, is_wild, rank_text
-from canasta.core.melds import SEQUENCE_KEY, meld_key
+from canasta.core.meldkey import MeldKey, is_run_key, is_wild_key
+from canasta.core.melds import meld_key
 from canasta.core.scoring import canasta_bonus
 from canasta.core.state import View
 from canasta.i18n import t
@@ -216,11 +217,11 @@ def _meld_reasons(view: View, action: Meld | LayOff) -> tuple[Reason, ...]:
     return tuple(out)
 
 
-def _rank_name(key: int) -> str:
+def _rank_name(key: MeldKey) -> str:
     """Rank text of a meld key (``K``, ``7``; wild-card and sequence melds by their kind)."""
-    if key >= SEQUENCE_KEY:
+    if is_run_key(key):
         return "seq"
-    return rank_text(key) if key else "2/JK"
+    return "2/JK" if is_wild_key(key) else rank_text(key)
 
 
 def _discard_reasons(view: View, card: int) -> tuple[Reason, ...]:

@@ -42,6 +42,7 @@ from canasta.core.cards import (
     rank_text,
     sort_key,
 )
+from canasta.core.meldkey import MeldKey, is_run_key, is_wild_key
 from canasta.core.melds import meld_key
 from canasta.core.state import View
 from canasta.i18n import t
@@ -261,8 +262,9 @@ def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
         elif isinstance(a, LayOff):
             offs.setdefault(a.rank, []).append(a)
 
-    def by_rank(key: int) -> tuple[int, int]:
-        return (99, 0) if key == 0 else (50 + key, 0) if key >= 100 else sort_key((key - 1) * 4)
+    def by_rank(key: MeldKey) -> tuple[int, int]:
+        return ((99, 0) if is_wild_key(key) else (50 + key, 0) if is_run_key(key)
+                else sort_key((key - 1) * 4))
 
     for key in sorted(melds, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[1:])

@@ -18,6 +18,7 @@ from canasta.cli.render import CardStyle, card_label, cards_label
 from canasta.cli.session import Session
 from canasta.core.actions import LayOff, Meld
 from canasta.core.cards import JOKER, POINTS, rank_of, rank_text, sort_key
+from canasta.core.meldkey import MeldKey, is_run_key, is_wild_key
 from canasta.core.melds import classify_meld
 from canasta.core.state import View
 from canasta.i18n import t, variant_name
@@ -139,8 +140,9 @@ def _packed(pieces: list[Text], width: int, sep: str = "   ", indent: str = "  "
     return lines
 
 
-def _meld_order(key: int) -> tuple[int, int]:
-    return (99, 0) if key == 0 else (60, key) if key >= 100 else sort_key((key - 1) * 4)
+def _meld_order(key: MeldKey) -> tuple[int, int]:
+    return ((99, 0) if is_wild_key(key) else (60, key) if is_run_key(key)
+            else sort_key((key - 1) * 4))
 
 
 def seats_text(view: View, names: list[str], team_names: list[str], lang: str,

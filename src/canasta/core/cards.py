@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from canasta.core.meldkey import WILD_KEY, is_run_key, run_number
+
 JOKER = 52
 NUM_CODES = 53
 SUITS = "shdc"
@@ -34,8 +36,9 @@ RANK_FROM_TEXT = {
 }
 #: Natural ranks that can be melded, in display order (ace high).
 NATURAL_RANKS = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
-#: Rank used for a meld of wild cards only (seed 000, seed 004 "canasta de valori").
-WILD_RANK = 0
+#: Rank used for a meld of wild cards only (seed 000, seed 004 "canasta de valori"): its meld
+#: key (:mod:`canasta.core.meldkey`).
+WILD_RANK = WILD_KEY
 
 
 class CardParseError(ValueError):
@@ -119,8 +122,8 @@ def rank_text(rank: int) -> str:
     """Text of a rank: ``A``, ``10``, ``K``; ``W`` for the wild-card meld rank."""
     if rank == WILD_RANK:
         return "W"
-    if rank >= 100:  # a sequence canasta's meld key (seed 003 "Canastra Real")
-        return f"run {rank - 99}"
+    if is_run_key(rank):  # a sequence canasta's meld key (seed 003 "Canastra Real")
+        return f"run {run_number(rank)}"
     return RANK_TEXT.get(rank, str(rank))
 
 

@@ -16,7 +16,14 @@ from canasta.core.cards import NUM_CODES, cards_of
 from canasta.core.events import Event, EventLog, actions_of, events_of, push
 from canasta.core.melds import BLACK3, RANK, RED3
 from canasta.core.rules import Rules
-from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.scoring import (
+    ANSWER_PENALTY,
+    ANSWER_PENALTY_TEXT,
+    Penalty,
+    ScoreSheet,
+    TeamHand,
+    score_hand,
+)
 
 if TYPE_CHECKING:
     from typing import Self
@@ -333,14 +340,14 @@ class HandData:
             ))
         return out
 
-    def answer_penalties(self, team: int) -> tuple[tuple[str, int], ...]:
+    def answer_penalties(self, team: int) -> tuple[Penalty, ...]:
         """The ``going_out.ask_yes_unable_penalty`` rows of ``team``: each turn in which one
         of its players, told "yes" by the partner, ended the turn without going out (read from
         ``actions``, derived from ``events``)."""
         points = self.rules.going_out.ask_yes_unable_penalty
         if not points:
             return ()
-        rows: list[tuple[str, int]] = []
+        rows: list[Penalty] = []
         asker: int | None = None
         told_yes: int | None = None
         history = self.actions
@@ -354,7 +361,7 @@ class HandData:
             elif isinstance(action, (Discard, EndHand)):
                 last = i == len(history) - 1
                 if not (last and self.went_out == seat) and self.team_of[seat] == team:
-                    rows.append(("Told \"yes\" but did not go out", -points))
+                    rows.append(Penalty(ANSWER_PENALTY, -points, ANSWER_PENALTY_TEXT))
                 told_yes = None
         return tuple(rows)
 

@@ -19,6 +19,7 @@ The history is a persistent chain (:class:`EventLog`): a copy of a state shares 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from canasta.core.actions import Action
 from canasta.core.scoring import ScoreSheet
@@ -266,12 +267,27 @@ class Retracted:
         return self.visible_to(PUBLIC)
 
 
+class EndReason(StrEnum):
+    """How a hand ended, as data (a ``StrEnum``: the value is its text in JSON, records and
+    positions; front ends name it through the catalogues). Seed 004 "Fiecare joc (dona) se
+    termina cand: un jucator a iesit ...; se termina stocul de carti (daca ultima carte e 3
+    rosu, jocul se incheie in acel punct ...)"."""
+
+    #: A player went out.
+    WENT_OUT = "went_out"
+    #: The stock ran out and play on the discard ended.
+    STOCK_EXHAUSTED = "stock_exhausted"
+    #: The last card of the stock was a red three (``red_threes.last_stock_red_three_ends_hand``).
+    LAST_CARD_RED_THREE = "last_card_red_three"
+
+
 @dataclass(frozen=True, slots=True)
 class HandEnded:
-    """The hand is over: ``reason`` is ``went_out``, ``stock_exhausted`` or
-    ``last_card_red_three``; ``went_out`` the seat that went out (``concealed``: without
-    having melded before); ``scores`` the score sheet of each team. ``seat``/``action``: the
-    ``end-hand`` action that ended it, or None when the hand ended by itself."""
+    """The hand is over: ``reason`` (an :class:`EndReason`) is ``went_out``,
+    ``stock_exhausted`` or ``last_card_red_three``; ``went_out`` the seat that went out
+    (``concealed``: without having melded before); ``scores`` the score sheet of each team;
+    ``seat``/``action``: the ``end-hand`` action that ended it, or None when the hand ended by
+    itself."""
 
     reason: str
     went_out: int | None

@@ -8,8 +8,10 @@ converts and checks their values. Standard library only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Literal, Protocol, cast
+
+from canasta.core.frozen import FrozenMap
 
 
 class RulesError(ValueError):
@@ -21,8 +23,36 @@ class RulesError(ValueError):
 CANASTA_ONLY = 1_000_000
 
 
+def frozen_value(value: Any) -> Any:
+    """``value`` with every ``dict`` made a :class:`FrozenMap` and every ``list`` a tuple (so
+    that a section built from JSON-like values is immutable and hashable); anything else as
+    it is."""
+    if isinstance(value, dict):
+        return FrozenMap({k: frozen_value(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        items = tuple(frozen_value(v) for v in value)
+        return value if type(value) is tuple and all(
+            a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
+class _Section:
+    """What every section shares: after ``__init__`` its mapping and list values are frozen
+    (a ``dict`` given becomes a :class:`FrozenMap`, a ``list`` a tuple). Values are checked
+    where the sections meet, when a :class:`canasta.core.rules.Rules` is built."""
+
+    __slots__ = ()
+
+    def __post_init__(self) -> None:
+        for f in fields(cast(Any, self)):
+            value = getattr(self, f.name)
+            frozen = frozen_value(value)
+            if frozen is not value:
+                object.__setattr__(self, f.name, frozen)
+
+
 @dataclass(frozen=True, slots=True)
-class DealRules:
+class DealRules(_Section):
     #: Packs of 52 cards. S002 "108 carte francesi (due mazzi ...)"; S000 "tre mazzi di 54 carte".
     packs: int = 2
     #: Jokers per pack. S002 "2 jolly per mazzo"; S004 "106 piese" rummy tiles = 1 per pack.
@@ -30,10 +60,10 @@ class DealRules:
     #: Player counts the variant may be played with. S002 "si gioca in 2 o 4".
     player_counts: tuple[int, ...] = (2, 4)
     #: Cards dealt by player count (JSON keys are strings). S002 "undici carte a ogni giocatore".
-    cards_dealt: dict[int, int] = field(default_factory=lambda: {2: 15, 4: 11})
+    cards_dealt: FrozenMap[int, int] = FrozenMap({2: 15, 4: 11})
     #: Packs by player count where it differs from ``packs``. S001 "nella Canasta a 6 si
     #: adoperano tre mazzi".
-    packs_by_players: dict[int, int] = field(default_factory=dict)
+    packs_by_players: FrozenMap[int, int] = FrozenMap()
     #: Red threes dealt are laid out and replaced before the upcard is turned (S002 "li mette
     #: da parte ... A questo punto, il mazziere scopre la prima carta") or after the pile is
     #: formed (S000 "Si procede quindi con la sostituzione ... dei Tre rossi").
@@ -70,11 +100,11 @@ class DealRules:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnRules:
+class TurnRules(_Section):
     #: Cards drawn from the stock by player count; default 1. S002 "pescare una carte dal
     #: tallone"; S000 "pesca due carte dal tallone"; S001 "nella partita a due ... pesca ...
     #: due carte".
-    draw_count: dict[int, int] = field(default_factory=lambda: {2: 2})
+    draw_count: FrozenMap[int, int] = FrozenMap({2: 2})
     #: Cards also drawn from the stock when taking the pile (S000 "prendendo contemporaneamente
     #: una carta dal tallone"; S001 "non ne prende affatto se cattura il pozzo").
     draw_with_pile: int = 0
@@ -84,7 +114,7 @@ class TurnRules:
 
 
 @dataclass(frozen=True, slots=True)
-class PileRules:
+class PileRules(_Section):
     #: Natural cards from hand matching the top card needed to take an unfrozen pile with a new
     #: meld (S000 "due carte naturali dello stesso valore facciale"; S003 "almeno una carta
     #: naturale" with a wild as the third card).
@@ -141,7 +171,7 @@ class PileRules:
 
 
 @dataclass(frozen=True, slots=True)
-class MeldRules:
+class MeldRules(_Section):
     #: Cards in a meld (S002 "almeno tre carte").
     min_cards: int = 3
     #: Natural cards in a meld of naturals (S002 "di cui almeno due naturali").
@@ -187,7 +217,7 @@ class MeldRules:
 
 
 @dataclass(frozen=True, slots=True)
-class OpeningRules:
+class OpeningRules(_Section):
     #: Opening minimum by the side's score: ``[[lower_bound, minimum], ...]`` with ascending
     #: bounds; ``None`` = any negative score. S002 "almeno 50 punti ... a 90 punti se la coppia
     #: ha tra i 1500 e i 2995 punti, a 120 se ... almeno 3000 ... negativo ... 15 punti".
@@ -226,12 +256,12 @@ class OpeningRules:
 
 
 @dataclass(frozen=True, slots=True)
-class GoingOutRules:
+class GoingOutRules(_Section):
     #: Canastas the side needs to go out (S002 "almeno una canasta"; S004 "1 sau 2").
     canastas_required: int = 1
     #: Canastas needed by player count where it differs from ``canastas_required`` (pagat's
     #: two-handed Canasta, for S002's "si gioca in 2": two canastas to go out).
-    canastas_required_by_players: dict[int, int] = field(default_factory=dict)
+    canastas_required_by_players: FrozenMap[int, int] = FrozenMap()
     #: The side needs a natural and a mixed canasta (S000 "almeno una canasta pura ed una
     #: impura").
     natural_and_mixed_required: bool = False
@@ -269,12 +299,12 @@ class GoingOutRules:
 
 
 @dataclass(frozen=True, slots=True)
-class RedThreeRules:
+class RedThreeRules(_Section):
     #: Value of each red three (S002 "I 3 rossi, noti come onori, valgono 100 punti").
     value: int = 100
     #: Total for a side holding this many (S000 "quattro, cinque o sei segnerà rispettivamente
     #: 800, 1000 e 1200"; pagat for S002: four = 800).
-    totals: dict[int, int] = field(default_factory=lambda: {4: 800})
+    totals: FrozenMap[int, int] = FrozenMap({4: 800})
     #: When red threes count against the side: ``no_meld`` (pagat for S002), ``canasta_matrix``
     #: (S000: plus with pure and impure, 0 with pure only, minus with impure only, double minus
     #: with none), ``no_canasta`` (minus without a canasta: Tranca, variants.md for S003) or
@@ -296,7 +326,7 @@ class RedThreeRules:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoringRules:
+class ScoringRules(_Section):
     #: Natural canasta bonus (pagat for S002: 500; S003 "Canastra naturale (pulita): 200").
     natural_canasta: int = 500
     #: Mixed canasta bonus (pagat for S002: 300; S003 100).
@@ -328,13 +358,10 @@ class ScoringRules:
     all_black_threes_in_hand: int = 0
     #: Bonus of a sequence canasta (``melds.real_canasta``; S003 "vale 500 punti bonus").
     real_canasta: int = 0
-    #: Bonus of a canasta of threes without wild cards; 0 = as any natural canasta (S004
-    #: "canasta de 3 (fara valori) 3,000").
-    threes_canasta: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class EndRules:
+class EndRules(_Section):
     #: Points to win the match (pagat for S002: 5000; S000 "normalmente 12.000").
     target: int = 5000
     #: The side over the target must also go out in that hand to win (S004 "au punctajul mai
@@ -342,7 +369,7 @@ class EndRules:
     must_go_out_to_win: bool = False
     #: Target by player count where it differs from ``target`` (S001 "nella Canasta a 6 ... la
     #: partita va ai 10.000 punti").
-    target_by_players: dict[int, int] = field(default_factory=dict)
+    target_by_players: FrozenMap[int, int] = FrozenMap()
     #: The target must be reached exactly (S003 variant "Sujo").
     exact_target: bool = False
     #: With ``exact_target``, a hand that carries a side past the target ``stands`` (S003 "se si

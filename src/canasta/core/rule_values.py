@@ -11,9 +11,11 @@ import functools
 import json
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, Literal, get_args, get_origin
 
+from canasta.core.frozen import FrozenMap
 from canasta.core.rule_sections import SECTIONS, RuleSections, RulesError, section_class
 
 
@@ -68,7 +70,9 @@ except (OSError, TypeError):  # pragma: no cover - source not available (zipped 
 # -- validation and conversion ----------------------------------------------------------------
 
 def jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
+    """``value`` as plain JSON data: mappings (a :class:`FrozenMap`) as dicts with text keys,
+    tuples as lists."""
+    if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
@@ -83,7 +87,7 @@ def _hints(cls: type) -> dict[str, Any]:
 def _show(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters: an error message never grows with the value
     (a document may hold a huge one)."""
-    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
+    if isinstance(value, (list, tuple, Mapping)) and len(value) > limit:
         return f"a {type(value).__name__} of {len(value)} items"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -131,8 +135,8 @@ def coerce(value: Any, hint: Any, where: str) -> Any:
         if value is None and type(None) in args:
             return None
         return coerce(value, next(a for a in args if a is not type(None)), where)
-    if origin is dict:
-        if not isinstance(value, dict):
+    if origin is FrozenMap:
+        if not isinstance(value, Mapping):
             raise RulesError(f"{where}: expected a mapping like {{\"4\": 11}}, got {_show(value)}")
         if len(value) > MAX_ENTRIES:
             raise RulesError(f"{where}: at most {MAX_ENTRIES} entries, got {len(value)}")
@@ -144,7 +148,7 @@ def coerce(value: Any, hint: Any, where: str) -> Any:
             except (TypeError, ValueError):
                 raise RulesError(f"{where}: key {_show(k)} is not a whole number") from None
             out[key] = coerce(v, vt, f"{where}[{k}]")
-        return out
+        return FrozenMap(out)
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
             raise RulesError(f"{where}: expected a list, got {_show(value)}")
@@ -170,9 +174,22 @@ def _dict_entry_key(key: str) -> tuple[str, str, str] | None:
     if head not in names:
         return None
     section, name = names[head]
-    if get_origin(_hints(section_class(section))[name]) is not dict:
+    if get_origin(_hints(section_class(section))[name]) is not FrozenMap:
         return None
     return section, name, entry
+
+
+#: Rule names that documents may still hold but that no longer change anything, with why.
+#: Read and dropped (an old record still loads); never written.
+RETIRED: dict[str, str] = {
+    "canasta_de_3": (
+        "seed 004's \"canasta de 3 (fara valori) 3,000\" can never be melded: \"3-arii nu "
+        "se pot folosi in terte\", red threes are laid out and replaced (\"iti da dreptul sa "
+        "schimbi o piesa\"), black threes leave play in fours or are melded three or four when "
+        "going out, and a canasta is \"minimum 7 carti\" of the eight threes of 108 cards "
+        "(docs/rules.md)"),
+}
+RETIRED["scoring.threes_canasta"] = RETIRED["threes_canasta"] = RETIRED["canasta_de_3"]
 
 
 def is_rule_key(key: str) -> bool:
@@ -192,6 +209,8 @@ def changes_for(rules: RuleSections, values: dict[str, Any]) -> dict[str, dict[s
     names = field_names()
     changes: dict[str, dict[str, Any]] = {}
     for key, raw in values.items():
+        if key in RETIRED and key not in names:
+            continue
         entry = _dict_entry_key(key) if key not in names else None
         if entry is not None:
             section, name, sub = entry
@@ -204,7 +223,7 @@ def changes_for(rules: RuleSections, values: dict[str, Any]) -> dict[str, dict[s
                 raise RulesError(
                     f"{section}.{name}: key {_show(sub)} is not a whole number") from None
             merged[k] = coerce(raw, vt, f"{section}.{name}[{sub}]")
-            changes.setdefault(section, {})[name] = merged
+            changes.setdefault(section, {})[name] = FrozenMap(merged)
             continue
         if key not in names:
             raise RulesError(
@@ -284,7 +303,7 @@ def check_bounds(rules: RuleSections, sections: tuple[str, ...] = SECTIONS) -> N
                 continue
             if isinstance(value, int):
                 _in_bounds(value, low, high, where)
-            elif isinstance(value, dict):
+            elif isinstance(value, Mapping):
                 klow, khigh = KEY_BOUNDS.get(where, (2, 6))
                 for k, v in value.items():
                     _in_bounds(k, klow, khigh, f"{where}: key")
@@ -329,14 +348,50 @@ def check_deal(rules: RuleSections) -> None:
             )
 
 
+def check_types(rules: RuleSections) -> None:
+    """Check that every field of ``rules`` holds a value of its declared type (a section built
+    directly may be given anything): the value must be what :func:`coerce` makes of it.
+
+    Raises:
+        RulesError: ``"deal.packs: expected a whole number, got '3'"``.
+    """
+    for section in SECTIONS:
+        part = getattr(rules, section)
+        hints = _hints(section_class(section))
+        for f in fields(part):
+            where = f"{section}.{f.name}"
+            value = getattr(part, f.name)
+            hint = hints[f.name]
+            if isinstance(value, str) and hint is not str and get_origin(hint) is not Literal:
+                raise RulesError(f"{where}: expected {_type_name(hint)}, got {_show(value)}")
+            if coerce(value, hint, where) != value:
+                raise RulesError(f"{where}: expected {_type_name(hint)}, got {_show(value)}")
+
+
+def _type_name(hint: Any) -> str:
+    origin = get_origin(hint)
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        return "a whole number"
+    if origin is FrozenMap:
+        return "a mapping of whole numbers"
+    if origin is tuple:
+        return "a list"
+    if origin is Literal:
+        return "one of " + ", ".join(map(str, get_args(hint)))
+    return str(hint)
+
+
 def validate(rules: RuleSections) -> None:
-    """Check ``rules`` before any deal: the bounds of every field (:func:`check_bounds`), the
-    fields that depend on each other, and that every player count can be dealt
-    (:func:`check_deal`).
+    """Check ``rules`` once, when the record is built: the type (:func:`check_types`) and the
+    bounds (:func:`check_bounds`) of every field, the fields that depend on each other, and
+    that every player count can be dealt (:func:`check_deal`).
 
     Raises:
         RulesError: the message starts with the field or fields it names.
     """
+    check_types(rules)
     check_bounds(rules)
     d = rules.deal
     if len(set(d.player_counts)) != len(d.player_counts) or not d.player_counts:

@@ -39,6 +39,7 @@ from canasta.core.rule_sections import (
     TurnRules,
 )
 from canasta.core.rule_values import (
+    RETIRED,
     changes_for,
     field_doc,
     field_names,
@@ -60,7 +61,17 @@ class Rules:
     """The complete rule set of one variant with its options applied.
 
     Build one with :func:`load_preset` (``load_preset("international", {"pile.frozen_naturals":
-    3})``) or :meth:`with_options`. Instances are immutable and hashable by identity of values.
+    3})``) or :meth:`with_options`. A record is a value: it is checked once, when it is built
+    (:func:`canasta.core.rule_values.validate`; a bad value raises :class:`RulesError` naming
+    the field, so no deal ever meets one), it never changes (its sections are frozen, their
+    mappings :class:`~canasta.core.frozen.FrozenMap` and their lists tuples: ``rules.deal.packs
+    = 3`` raises ``FrozenInstanceError``, ``rules.deal.cards_dealt[4] = 3`` ``TypeError``), and
+    equal records hash equal (a cache or a set may hold them). Change one through
+    :meth:`with_options`, which builds and checks a new record.
+
+    Raises:
+        RulesError: a value out of its bounds, values that contradict each other, or a deal
+            that some player count cannot make.
     """
 
     name: str = "international"
@@ -75,6 +86,12 @@ class Rules:
     end: EndRules = field(default_factory=EndRules)
     #: The named options applied to the preset, for records and rule sheets.
     options: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        # Options may come as a list of pairs (JSON); the record keeps them as a tuple.
+        if type(self.options) is not tuple or any(type(o) is not tuple for o in self.options):
+            object.__setattr__(self, "options", tuple((str(k), str(v)) for k, v in self.options))
+        validate(self)
 
     # -- derived values the engine asks often ------------------------------------------------
     def opening_minimum(self, score: int) -> int:
@@ -143,12 +160,18 @@ class Rules:
         return out
 
 
-def _apply_fields(rules: Rules, values: dict[str, Any]) -> Rules:
-    new = rules
-    for section, vals in changes_for(rules, values).items():
-        new = replace(new, **{section: replace(getattr(new, section), **vals)})
-    validate(new)
-    return new
+def _apply_fields(rules: Rules, values: dict[str, Any],
+                  options: tuple[tuple[str, str], ...] | None = None) -> Rules:
+    """A new record with ``values`` set (and ``options`` when given), built and so checked
+    once with all its sections changed (checked one section at a time, two fields that
+    depend on each other could not change together)."""
+    sections: dict[str, Any] = {
+        section: replace(getattr(rules, section), **vals)
+        for section, vals in changes_for(rules, values).items()
+    }
+    if options is not None:
+        sections["options"] = options
+    return replace(rules, **sections) if sections else rules
 
 
 # -- presets ------------------------------------------------------------------------------------
@@ -275,6 +298,8 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
     chosen = {o.name: o.default for o in named.values()}
     raw_fields: dict[str, Any] = {}
     for key, val in (options or {}).items():
+        if key in RETIRED and key not in named and not is_rule_key(key):
+            continue  # an option of older documents that changes nothing (RETIRED says why)
         if key in named:
             sval = str(val).lower() if isinstance(val, bool) else str(val)
             if sval not in named[key].choices:
@@ -293,12 +318,10 @@ def load_preset(name: str, options: dict[str, Any] | None = None) -> Rules:
     for oname, choice in chosen.items():
         put(named[oname].choices[choice])
     put(raw_fields)
-    base = Rules(name=name)
-    rules = _apply_fields(base, values)
     applied = tuple(sorted(chosen.items())) + tuple(
         sorted((k, json.dumps(v) if not isinstance(v, str) else v) for k, v in raw_fields.items())
     )
-    return replace(rules, options=applied)
+    return _apply_fields(Rules(name=name), values, applied)
 
 
 def parse_rule_args(items: list[str] | None) -> dict[str, str]:

@@ -51,7 +51,6 @@ from canasta.core.events import Event
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.melds import RED3, meld_key
 from canasta.core.melds import SEQUENCE_KEY as SEQUENCE_KEY
-from canasta.core.rule_values import check_bounds, check_deal
 from canasta.core.rules import Rules
 from canasta.core.view import View as _View
 from canasta.core.view import make_view
@@ -145,8 +144,6 @@ class State(HandData):
 
         Raises:
             ValueError: a player count or deck that the rules do not allow.
-            RulesError: deal or turn values out of bounds, or a deal that cannot leave a
-                natural upcard (:func:`canasta.core.rule_values.check_deal`).
             MisdealError: the deal must be redone (seed 000).
         """
         if players not in rules.deal.player_counts:
@@ -154,10 +151,6 @@ class State(HandData):
                 f"{rules.name} is played by {', '.join(map(str, rules.deal.player_counts))} "
                 f"players, not {players} [deal.player_counts]"
             )
-        # Rules built directly (not through load_preset) are checked here too: no deal may
-        # allocate a runaway deck or turn upcards without end (issue 9 item 14).
-        check_bounds(rules, ("deal", "turn"))
-        check_deal(rules)
         teams = rules.teams(players, team_size)
         full = make_deck(rules.packs(players), rules.deal.jokers_per_pack)
         if deck is None:

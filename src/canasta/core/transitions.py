@@ -22,6 +22,7 @@ from canasta.core.events import (
     Dealt,
     Discarded,
     Drew,
+    EndReason,
     HandEnded,
     Melded,
     Opened,
@@ -174,13 +175,14 @@ def finish_turn(s: HandData, seat: int) -> None:
 
 def end(s: HandData, reason: str, seat: int | None = None,
         action: Action | None = None) -> HandEnded:
-    """End the hand; ``reason`` is ``went_out``, ``stock_exhausted`` or
-    ``last_card_red_three``; ``seat`` and ``action``: the ``end-hand`` that ended it."""
+    """End the hand; ``reason`` is an :class:`~canasta.core.events.EndReason` or its text
+    (ValueError for any other); ``seat`` and ``action``: the ``end-hand`` that ended it."""
+    code = EndReason(reason)
     s.phase = Phase.OVER
-    s.end_reason = reason
+    s.end_reason = code
     # Look-ahead copies (``lookahead`` False) are thrown away: no score sheet for them.
     scores = tuple(s.score()) if s.lookahead else ()
-    event = HandEnded(reason, s.went_out, s.concealed, scores, seat, action)
+    event = HandEnded(code, s.went_out, s.concealed, scores, seat, action)
     s.record(event)
     return event
 
@@ -193,7 +195,7 @@ def go_out(s: HandData, seat: int) -> None:
         s.provisional = False
     s.went_out = seat
     s.player_melded[seat] = True
-    end(s, "went_out")
+    end(s, EndReason.WENT_OUT)
 
 
 # -- drawing and taking --------------------------------------------------------------------
@@ -240,7 +242,7 @@ def draw(s: HandData, seat: int, action: Action) -> Drew:
     event = Drew(seat, action, tuple(drawn), len(drawn), tuple(reds))
     s.record(event)
     if ends:
-        end(s, "last_card_red_three")
+        end(s, EndReason.LAST_CARD_RED_THREE)
     else:
         s.phase = Phase.PLAY
     return event
@@ -295,7 +297,7 @@ def take_pile(s: HandData, seat: int, action: Action, cards: tuple[int, ...],
                      len(surprise), tuple(drawn), len(drawn), tuple(reds))
     s.record(event)
     if ends:
-        end(s, "last_card_red_three")
+        end(s, EndReason.LAST_CARD_RED_THREE)
         return event
     s.phase = Phase.PLAY
     if opened:
@@ -424,7 +426,7 @@ def declare(s: HandData, seat: int, action: Action, cards: tuple[int, ...]
     event = RedThreesDeclared(seat, action, cards, tuple(drawn), len(drawn), tuple(reds))
     s.record(event)
     if ends:
-        end(s, "last_card_red_three")
+        end(s, EndReason.LAST_CARD_RED_THREE)
     return event
 
 

@@ -64,23 +64,22 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
             return self.get_final_policy(state, self._root_node)
 
 
-#: Games built for the Rules records met, by identity (a Rules record holds dicts, so it is
-#: not hashable); the record is kept with its game so that its id is not reused.
-_GAMES: dict[tuple[int, int, int | None], tuple[Rules, CanastaGame]] = {}
+#: Games built for the Rules records met (a record is a value: equal rules share a game).
+_GAMES: dict[tuple[Rules, int, int | None], CanastaGame] = {}
 
 
 def game_for(rules: Rules, players: int, team_size: int | None) -> CanastaGame:
     """The ``python_canasta`` game of these rules (built from the Rules record itself, so
     house rules set in any way are kept)."""
-    key = (id(rules), players, team_size)
+    key = (rules, players, team_size)
     found = _GAMES.get(key)
     if found is None:
         if len(_GAMES) > 64:
             _GAMES.clear()
-        found = _GAMES[key] = (rules, CanastaGame(
+        found = _GAMES[key] = CanastaGame(
             {"variant": rules.name, "players": players, "team_size": team_size or 0},
-            rules=rules))
-    return found[1]
+            rules=rules)
+    return found
 
 
 class OpenSpielISMCTSBot:

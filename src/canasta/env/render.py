@@ -7,7 +7,7 @@ The words come from the message catalogues (``env.render.*``); cards in their us
 from __future__ import annotations
 
 from canasta.core.cards import cards_text
-from canasta.core.melds import SEQUENCE_KEY
+from canasta.core.meldkey import is_run_key
 from canasta.core.state import State
 from canasta.i18n import t, variant_name
 
@@ -26,7 +26,7 @@ def render_text(state: State, lang: str = "en") -> str:
     size = s.rules.melds.canasta_size
     for team, seats in enumerate(s.teams):
         melds = []
-        for key in sorted(s.melds[team], key=lambda k: (k >= SEQUENCE_KEY, k)):
+        for key in sorted(s.melds[team], key=lambda k: (is_run_key(k), k)):
             cards = s.melds[team][key]
             mark = "*" if len(cards) >= size else ""
             melds.append(f"[{cards_text(cards)}]{mark}")

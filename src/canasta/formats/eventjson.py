@@ -119,7 +119,10 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
         elif name in ("special", "top_only", "new", "out_of_play", "yes", "concealed"):
             kwargs[name] = r.bool_(value, at)
         elif name == "reason":
-            kwargs[name] = r.str_(value, at)
+            text = r.str_(value, at)
+            if text not in set(ev.EndReason):
+                r.fail(at, f"expected one of {', '.join(ev.EndReason)}, got {text[:40]!r}")
+            kwargs[name] = ev.EndReason(text)
         elif value is None and name in ("went_out", "seat"):
             kwargs[name] = None
         else:

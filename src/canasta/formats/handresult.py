@@ -39,9 +39,18 @@ from canasta.core.cards import (
     rank_of,
     rank_text,
 )
-from canasta.core.melds import SEQUENCE_KEY, classify_meld, is_sequence, purity
+from canasta.core.meldkey import MeldKey, is_run_key, run_key
+from canasta.core.melds import classify_meld, is_sequence, purity
 from canasta.core.rules import Rules, RulesError
-from canasta.core.scoring import ScoreSheet, TeamHand, score_hand
+from canasta.core.scoring import (
+    ANSWER_PENALTY,
+    CUSTOM_PENALTY,
+    Penalty,
+    ScoreSheet,
+    TeamHand,
+    penalty_code_of_text,
+    score_hand,
+)
 from canasta.core.state import State
 from canasta.formats.jsondoc import (
     FormatError,
@@ -166,7 +175,7 @@ PENALTY_TABLES: dict[str, tuple[PenaltyRule, ...]] = {
     "brazilian": (),
 }
 
-CUSTOM = "custom"
+CUSTOM = CUSTOM_PENALTY
 
 
 def penalty_catalogue(rules: Rules) -> dict[str, PenaltyRule]:
@@ -174,7 +183,9 @@ def penalty_catalogue(rules: Rules) -> dict[str, PenaltyRule]:
     with a label).
 
     ``red_three_in_hand`` is listed where the rules charge a red three kept in hand
-    (``red_threes.in_hand_penalty``), with that amount.
+    (``red_threes.in_hand_penalty``), with that amount, and ``partner_answer_disobeyed``
+    where they charge a "yes" not followed by going out (``going_out.ask_yes_unable_penalty``,
+    the engine's own penalty), with that amount.
     """
     table = PENALTY_TABLES.get(rules.name, _RED_THREE_ONLY)
     out: dict[str, PenaltyRule] = {}
@@ -190,6 +201,12 @@ def penalty_catalogue(rules: Rules) -> dict[str, PenaltyRule]:
         out[base.name] = PenaltyRule(base.name, -rules.red_threes.in_hand_penalty,
                                      base.description, "rules: red_threes.in_hand_penalty",
                                      base.kind)
+    answer = rules.going_out.ask_yes_unable_penalty
+    if answer:
+        base = next(p for p in _ROMANIAN if p.name == ANSWER_PENALTY)
+        out[ANSWER_PENALTY] = PenaltyRule(base.name, -answer, base.description,
+                                          base.source if base.name in out else
+                                          "rules: going_out.ask_yes_unable_penalty")
     return out
 
 
@@ -197,16 +214,13 @@ def penalty_catalogue(rules: Rules) -> dict[str, PenaltyRule]:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """A parsed hand result: the rules, the team names and each team's table."""
+    """A parsed hand result: the rules, the team names and each team's table (its penalties
+    by code: :class:`~canasta.core.scoring.Penalty`, named for people by the catalogues)."""
 
     rules: Rules
     players: int
     teams: tuple[TeamHand, ...]
     names: tuple[str, ...]
-    #: per team, each penalty row's name, count and difference (``custom`` rows: their
-    #: label as the difference is None), in the order of the sheet's penalty items; front
-    #: ends name the penalty in the reader's language (canasta.i18n ``penalty.<name>``).
-    penalty_names: tuple[tuple[tuple[str, int, int | str | None], ...], ...] = ()
 
     def score(self) -> list[ScoreSheet]:
         """The itemized score sheet of every team (:func:`canasta.scoring.score_hand`)."""
@@ -262,7 +276,6 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
     hands_out: list[TeamHand] = []
     names: list[str] = []
     went_out_teams = []
-    named: list[tuple[tuple[str, int, int | str | None], ...]] = []
     counted_reds: list[tuple[str, int]] = []  # red threes given as a number
     for i, t in enumerate(teams):
         tp = f"$.teams[{i}]"
@@ -277,7 +290,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             if key in keys:
                 r.fail(mp, f"the team already has a meld of {rank_text(key)} ({keys[key]}): one "
                            "meld per rank and side")
-            if key < SEQUENCE_KEY:
+            if not is_run_key(key):
                 keys[key] = mp
             places.append((mp, cards))
             melds.append(tuple(cards))
@@ -311,9 +324,8 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
             if all(hands):
                 r.fail(f"{tp}.hands", "expected an empty hand ([]) for the player who went out")
             _check_going_out(r, rules, players, melds, f"{tp}.went_out")
-        penalties, red_named, row_names = _read_penalties(r, t.get("penalties", []),
-                                                          f"{tp}.penalties", catalogue, rules)
-        named.append(tuple(row_names))
+        penalties, red_named = _read_penalties(r, t.get("penalties", []), f"{tp}.penalties",
+                                               catalogue, rules)
         if red_named and reds_in_hands:
             r.fail(f"{tp}.penalties", "red_three_in_hand is charged for the red threes listed in "
                                       "the hands already: name it only for a red three not "
@@ -333,7 +345,7 @@ def hand_result_from_dict(data: Any, source: str = "hand result") -> HandResult:
         if listed + sum(n for _, n in counted_reds) > deck_reds:
             r.fail(counted_reds[-1][0], f"more red threes on the table than the deck's "
                                         f"{deck_reds}")
-    return HandResult(rules, players, tuple(hands_out), tuple(names), tuple(named))
+    return HandResult(rules, players, tuple(hands_out), tuple(names))
 
 
 def _meld_probe(rules: Rules, n_teams: int) -> State:
@@ -345,8 +357,8 @@ def _meld_probe(rules: Rules, n_teams: int) -> State:
 
 
 def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: str,
-                team: int, index: int) -> int:
-    """The meld's key (its rank, ``WILD_RANK``, or a sequence key), after the engine's checks."""
+                team: int, index: int) -> MeldKey:
+    """The meld's key (:mod:`canasta.core.meldkey`), after the engine's checks."""
     if not cards:
         r.fail(path, "expected the cards of a meld, got none")
     for k, c in enumerate(cards):
@@ -355,7 +367,7 @@ def _check_meld(r: Reader, rules: Rules, probe: State, cards: list[int], path: s
     naturals = {rank_of(c) for c in cards if not is_wild(c)}
     if len(naturals) > 1:
         if rules.melds.real_canasta and is_sequence(cards, rules.melds.canasta_size):
-            return SEQUENCE_KEY + index
+            return run_key(index)
         r.fail(path, "a meld is of one rank only, got "
                      + " and ".join(rank_text(k) for k in sorted(naturals)))
     key = naturals.pop() if naturals else WILD_RANK
@@ -397,12 +409,9 @@ def _check_going_out(r: Reader, rules: Rules, players: int,
 
 
 def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, PenaltyRule],
-                    rules: Rules) -> tuple[list[tuple[str, int]], int,
-                                           list[tuple[str, int, int | str | None]]]:
-    """The penalty rows, the number of red threes charged as kept in hand, and each row's
-    (name, count, difference or custom label)."""
-    rows: list[tuple[str, int]] = []
-    names: list[tuple[str, int, int | str | None]] = []
+                    rules: Rules) -> tuple[list[Penalty], int]:
+    """The penalties charged, and the number of red threes charged as kept in hand."""
+    rows: list[Penalty] = []
     reds = 0
     known = ", ".join([*catalogue, CUSTOM])
     for k, item in enumerate(r.list_(raw, path, max_len=50)):
@@ -416,8 +425,10 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
         if name == CUSTOM:
             points = r.int_(r.key(entry, "points", pp), f"{pp}.points", -100_000, 100_000)
             label = r.str_(entry.get("label", "custom penalty"), f"{pp}.label")
-            rows.append((label + (f" (x{count})" if count > 1 else ""), points * count))
-            names.append((CUSTOM, count, label))
+            # Hand results written before penalties kept their code wrote the engine's own
+            # as a custom row in English words: read its code back from them.
+            code = penalty_code_of_text(label) or CUSTOM
+            rows.append(Penalty(code, points * count, label, count))
             continue
         if name not in catalogue:
             r.fail(f"{pp}.name", f"unknown penalty {json.dumps(name)[:40]} for {rules.name}; "
@@ -430,15 +441,12 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
             reds += count
         elif rule.kind == "difference":
             diff = r.int_(r.key(entry, "difference", pp), f"{pp}.difference", 21, 100_000)
-            rows.append((f"{rule.description} ({diff} points)", rule.points * diff * count))
-            names.append((name, count, diff))
+            rows.append(Penalty(name, rule.points * diff * count, rule.description, count, diff))
         else:
             if "difference" in entry:
                 r.fail(f"{pp}.difference", f"{name} takes no difference")
-            rows.append((rule.description + (f" (x{count})" if count > 1 else ""),
-                         rule.points * count))
-            names.append((name, count, None))
-    return rows, reds, names
+            rows.append(Penalty(name, rule.points * count, rule.description, count))
+    return rows, reds
 
 
 def hand_result_from_json(text: str, source: str = "hand result") -> HandResult:
@@ -468,8 +476,26 @@ def load_hand_result(path: str | Path) -> HandResult:
 
 # -- writing ----------------------------------------------------------------------------------
 
+def _penalty_to_json(p: Penalty) -> dict[str, Any]:
+    """A penalty entry of a hand result: by its name (the table's points apply again when it
+    is read, so the rules must charge it: the engine's own is in every catalogue that charges
+    it), or a ``custom`` row with its points and words."""
+    if p.code == CUSTOM:
+        per = p.points // p.count if p.points % p.count == 0 else p.points
+        count = p.count if p.points % p.count == 0 else 1
+        out: dict[str, Any] = {"name": CUSTOM, "points": per, "label": p.text}
+        return out if count == 1 else {**out, "count": count}
+    out = {"name": p.code}
+    if p.count != 1:
+        out["count"] = p.count
+    if p.difference is not None:
+        out["difference"] = p.difference
+    return out
+
+
 def team_hand_to_json(hand: TeamHand, name: str | None = None) -> dict[str, Any]:
-    """A team's part of a hand result (penalties are written as ``custom`` rows)."""
+    """A team's part of a hand result (penalties by name; ``custom`` ones with their points
+    and words)."""
     out: dict[str, Any] = {}
     if name is not None:
         out["name"] = name
@@ -481,7 +507,7 @@ def team_hand_to_json(hand: TeamHand, name: str | None = None) -> dict[str, Any]
         "went_out": hand.went_out,
         "concealed": hand.concealed,
         "penalties": (
-            [{"name": CUSTOM, "points": pts, "label": label} for label, pts in hand.penalties]
+            [_penalty_to_json(p) for p in hand.penalties]
             + ["red_three_in_hand"] * hand.red_threes_in_hand
         ),
     })

@@ -8,6 +8,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from canasta.core.scoring import penalty_code_of_text
+
 DEFAULT = "en"
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -121,7 +123,25 @@ def score_item_text(code: str, values: dict[str, Any], lang: str = DEFAULT,
     vals = dict(values)
     if "player" in vals:
         vals["player"] = player_name or t("score.player_n", lang, n=vals["player"])
+    if code == "penalty":
+        vals["name"] = _penalty_name(vals, lang)
     return t(f"score.{code}", lang, **vals)
+
+
+def _penalty_name(values: dict[str, Any], lang: str) -> str:
+    """The name of a penalty row: by its code (``values["penalty"]``, with ``count``,
+    ``difference`` and a custom ``label``); a row stored before penalties kept their code
+    holds English words (``name``), read back as a code where they are the engine's own."""
+    code = values.get("penalty")
+    if not isinstance(code, str):
+        words = str(values.get("name", ""))
+        code = penalty_code_of_text(words)
+        if code is None:
+            return words
+    count = values.get("count", 1)
+    extra = values.get("label") if code == "custom" else values.get("difference")
+    return penalty_text(code, lang, count if isinstance(count, int) else 1,
+                        extra if isinstance(extra, (int, str)) else None)
 
 
 

@@ -22,13 +22,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from canasta.bots import Bot, make_bot, split_specs
+from canasta.core.events import EndReason
 from canasta.core.match import Match
 from canasta.core.rules import Rules
 from canasta.core.state import Phase
 
 __all__ = ["SimStats", "simulate", "parse_bots"]
 
-END_REASONS = ("went_out", "stock_exhausted", "last_card_red_three")
+END_REASONS: tuple[str, ...] = tuple(EndReason)
 
 
 @dataclass

@@ -19,6 +19,13 @@ function sheetLabel(item, team, end) {
     const seat = end.teams[team][Number(values.player) - 1];
     values.player = seat === undefined ? t("score.player_n", { n: values.player }) : seatName(seat);
   }
+  if (item.code === "penalty" && values.penalty) {
+    // by its code (core.scoring.Penalty), as the scorepad names it
+    let text = values.penalty === "custom" ? values.label : t("penalty." + values.penalty);
+    if (values.difference) text += ` (${t("scorepad.difference")} ${values.difference})`;
+    if (values.count > 1) text += ` \u00d7${values.count}`;
+    values.name = text;
+  }
   return t("score." + item.code, values);
 }
 
