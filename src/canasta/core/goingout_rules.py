@@ -40,6 +40,11 @@ def going_out_error(s: HandData, seat: int, discard: int | None,
         return IllegalActionError("pile.black_three_stops_going_out",
                                   "a black three stops you from going out this turn (seed "
                                   "004: \"nu are voie nici sa inchida\")")
+    if discard is None and g.discard_required:
+        # Going out with no last discard: by melding the last cards or by a take of the pile
+        # that empties the hand.
+        return IllegalActionError("going_out.discard_required",
+                                  "going out needs a final discard")
     if discard is not None:
         if IS_WILD[discard] and not g.final_discard_may_be_wild:
             return IllegalActionError("going_out.final_discard_may_be_wild",

@@ -316,14 +316,17 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
     after = (s.hand_size[seat] - len(cards)
              + min(r.turn.draw_with_pile, len(s.stock))
              + (len(s.pile) - 1 + len(s.surprise) if gets_pile else 0))
-    if (not r.pile.take_single_card_pile_to_go_out and s.hand_size[seat] == 1
-            and len(s.pile) == 1 and not s.surprise):
-        return IllegalActionError("pile.take_single_card_pile_to_go_out",
-                                  "with one card in hand you may not take a pile of one card "
-                                  "(Britannica: \"he cannot go out by taking the deck\")")
-    if after == 0 and not r.pile.take_single_card_pile_to_go_out:
-        return IllegalActionError("pile.take_single_card_pile_to_go_out",
-                                  "you may not take the pile to be left with no card")
+    # The outside rule (Britannica: "he cannot go out by taking the deck") where a preset
+    # chooses it; otherwise a take that empties the hand goes out where going out is allowed
+    # (State.apply), as the seed texts let it.
+    if not r.pile.take_single_card_pile_to_go_out:
+        if s.hand_size[seat] == 1 and len(s.pile) == 1 and not s.surprise:
+            return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                      "with one card in hand you may not take a pile of one "
+                                      "card (Britannica)", {"case": "one_card"})
+        if after == 0:
+            return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                      "you may not go out by taking the pile (Britannica)")
     if after <= 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False
