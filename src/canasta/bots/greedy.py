@@ -118,8 +118,13 @@ class GreedyBot:
                     continue
             if score > best_score:
                 best, best_score = a, score
+        # A legal take that leaves no card in hand goes out (State.apply): always worth it.
+        goes_out = any(view.pile_size == 1 and len(a.cards) == len(view.hand)
+                       and not view.rules.turn.draw_with_pile for a in takes)
+        if goes_out:
+            best = next(a for a in takes if len(a.cards) == len(view.hand))
         worth = best is not None and (view.pile_size >= 3 or not best.cards or not opened
-                                      or view.stock_size == 0)
+                                      or view.stock_size == 0 or goes_out)
         if best is not None and worth:
             return best
         if Draw() in legal:

@@ -29,7 +29,7 @@ from canasta.core.state import IllegalActionError, State, View
 from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
 from canasta.i18n import describe_event, t
-from canasta.i18n.refusals import refusal_parts
+from canasta.i18n.refusals import quote_text, refusal_parts
 
 __all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
 
@@ -314,7 +314,7 @@ class Session:
             return Reply("info", [t("play.why.none", self.lang)])
         parts = refusal_parts(exc, self.match.rules)
         if parts["quote"]:
-            quote = t("refusal.quote", self.lang, seed=parts["seed"], quote=parts["quote"])
+            quote = quote_text(parts, self.lang)
             return Reply("info", [t("play.why", self.lang, quote=quote) + f" (rule: {exc.rule})"])
         return Reply("info", [t("play.why.no_quote", self.lang, variant=self.match.rules.name,
                                 rule=exc.rule)])

@@ -39,7 +39,7 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData, Phase
-from canasta.core.goingout_rules import going_out_error
+from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
 from canasta.core.illegal import fail
 from canasta.core.melds import (
@@ -180,8 +180,7 @@ def verify(s: HandData, action: Action) -> None:
                  {"case": "must_go_out"})
         if s.took_pile and s.lookahead and not take_stranded(s):
             fail("retract after a take",
-                 "taking the pile cannot be undone: complete your opening (seed 000: the "
-                 "side that has not opened \"non può impossessarsene\")")
+                 "taking the pile cannot be undone: complete your opening")
 
 
 def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
@@ -202,15 +201,12 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
         return IllegalActionError("pile", "the discard pile is empty", {"case": "empty"})
     if r.turn.first_round_no_meld and s.first_round:
         return IllegalActionError("turn.first_round_no_meld",
-                                  "nobody takes the pile in the first round (seed 004: "
-                                  "\"numai dupa ce s-a incheiat prima tura\")")
+                                  "nobody takes the pile in the first round")
     top = s.pile[-1]
     team = s.team_of[seat]
     if top in BLACK3:
         return IllegalActionError("pile.black_three_stops",
-                                  "a black three on top stops the pile (seed 002: "
-                                  "\"impedisce al giocatore successivo di prendere il "
-                                  "pozzo\")")
+                                  "a black three on top stops you from taking the pile")
     if IS_WILD[top] or top in RED3:
         return IllegalActionError("pile", "a wild card on top of the pile cannot be taken",
                                   {"case": "wild_on_top"})
@@ -246,24 +242,24 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
                                       f"{rank_text(rank)}s"
                                       + (" (or one and a wild card)"
                                          if r.pile.unfrozen_wild_may_substitute else "")
-                                      + " from your hand (seed 004: \"plus alte 2 carti "
-                                      "naturale\")",
+                                      + " from your hand",
                                       {"naturals": r.pile.unfrozen_naturals, "rank": rank})
     elif frozen and r.pile.frozen_requires_canasta:
         if not cards or not unfrozen_ok or len(final) < r.melds.canasta_size:
             return IllegalActionError("pile.frozen_requires_canasta",
                                       "the pile is frozen: it can be taken only to complete a "
-                                      "canasta (seed 004: \"nu poate fi luat decat cu "
-                                      "canasta\")")
+                                      f"canasta of {r.melds.canasta_size} cards")
     elif frozen:
         if nat < r.pile.frozen_naturals:
-            why = "frozen" if s.pile_frozen else "frozen for a side that has not opened"
+            # Say why it is frozen: a freezing card, always (a house rule), or unopened.
+            why = ("frozen" if s.pile_frozen or r.pile.always_frozen
+                   else "frozen for a side that has not opened")
             return IllegalActionError("pile.frozen_naturals",
                                       f"the pile is {why}: taking it needs "
                                       f"{r.pile.frozen_naturals} natural {rank_text(rank)}s "
-                                      "from your hand (seed 002: \"almeno due carte "
-                                      "naturali dello stesso valore facciale\")",
-                                      {"naturals": r.pile.frozen_naturals, "rank": rank})
+                                      "from your hand",
+                                      {"naturals": r.pile.frozen_naturals, "rank": rank,
+                                       **({} if why == "frozen" else {"case": "unopened"})})
     elif not cards:
         if existing is None or not r.pile.layoff_takes_unfrozen_pile:
             return IllegalActionError("pile.unfrozen_naturals",
@@ -295,19 +291,12 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
         need = r.opening_minimum(s.scores[team])
         if need in r.opening.naturals_only_at and wild:
             return IllegalActionError("opening.naturals_only_at",
-                                      f"an opening of {need} uses natural cards only "
-                                      "(seed 000)", {"minimum": need})
+                                      f"an opening of {need} uses natural cards only",
+                                      {"minimum": need})
         # Taking the pile cannot be undone: only a take with which the opening can be
         # completed this turn (S000: the side that has not opened "non può impossessarsene").
         if opening_reach(s, seat, top, cards) < s.opening_minimum(team):
-            return IllegalActionError("opening.minimums",
-                                      "your hand cannot make the opening minimum of "
-                                      f"{s.opening_minimum(team)} with this take (seed "
-                                      "000: \"non può impossessarsene ... il giocatore di una "
-                                      "coppia che non ha ancora «aperto»\"; seed 002: \"può "
-                                      "prendere il pozzo solo se può utilizzare l'ultima carta "
-                                      "scartata per aprire\")",
-                                      {"minimum": s.opening_minimum(team)})
+            return opening_short(s, team, "your hand cannot make the opening with this take")
     # Cards in hand after the take (the pile goes to hand once the side is open).
     pts = POINTS[top] + sum(POINTS[c] for c in cards) if r.opening.capture_cards_count else 0
     opens_now = opened or pts >= s.opening_minimum(team) or (
@@ -316,14 +305,17 @@ def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionErr
     after = (s.hand_size[seat] - len(cards)
              + min(r.turn.draw_with_pile, len(s.stock))
              + (len(s.pile) - 1 + len(s.surprise) if gets_pile else 0))
-    if (not r.pile.take_single_card_pile_to_go_out and s.hand_size[seat] == 1
-            and len(s.pile) == 1 and not s.surprise):
-        return IllegalActionError("pile.take_single_card_pile_to_go_out",
-                                  "with one card in hand you may not take a pile of one card "
-                                  "(Britannica: \"he cannot go out by taking the deck\")")
-    if after == 0 and not r.pile.take_single_card_pile_to_go_out:
-        return IllegalActionError("pile.take_single_card_pile_to_go_out",
-                                  "you may not take the pile to be left with no card")
+    # The outside rule (Britannica: "he cannot go out by taking the deck") where a preset
+    # chooses it; otherwise a take that empties the hand goes out where going out is allowed
+    # (State.apply), as the seed texts let it.
+    if not r.pile.take_single_card_pile_to_go_out:
+        if s.hand_size[seat] == 1 and len(s.pile) == 1 and not s.surprise:
+            return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                      "with one card in hand you may not take a pile of one "
+                                      "card (Britannica)", {"case": "one_card"})
+        if after == 0:
+            return IllegalActionError("pile.take_single_card_pile_to_go_out",
+                                      "you may not go out by taking the pile (Britannica)")
     if after <= 1 and s.lookahead:
         probe = s.clone()
         probe.lookahead = False
@@ -391,9 +383,7 @@ def check_end_hand(s: HandData) -> IllegalActionError | None:
     ):
         return IllegalActionError("end.must_take_any_discard",
                                   "with the stock gone the hand ends only when you cannot take "
-                                  "the discard (seed 001: \"si procede fin che ogni giocatore al "
-                                  "suo turno può rilevare lo scarto: quando questo non è "
-                                  "possibile la smazzata viene considerata chiusa\")")
+                                  "the discard")
     if s.rules.end.must_take_matching_discard and (
         check_take(s, s.actor, ()) is None
     ):
@@ -409,7 +399,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     if not cards:
         fail("melds.min_cards", "name the cards to meld", {"min_cards": r.melds.min_cards})
     if r.turn.first_round_no_meld and s.first_round:
-        fail("turn.first_round_no_meld", "nobody melds in the first round (seed 004)")
+        fail("turn.first_round_no_meld", "nobody melds in the first round")
     if not has(s, seat, cards):
         fail("cards", "you do not hold those cards")
     if any(c in RED3 for c in cards):
@@ -426,8 +416,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
     if len(ranks) > 1:
         if not (r.melds.real_canasta and target is None
                 and is_sequence(cards, r.melds.canasta_size)):
-            fail("melds", "a meld is of one rank only (seed 002: \"non sono concesse "
-                                "combinazioni di carte in scala\")"
+            fail("melds", "a meld is of one rank only"
                        + ("; a sequence canasta is seven naturals of one suit in a run"
                           if r.melds.real_canasta else ""))
         rank = meld_key(s, team, cards)
@@ -474,17 +463,13 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                      and s.is_concealed(seat))):
         fail("opening.naturals_only_at",
              f"an opening of {need} uses natural cards only, in every meld of the opening "
-             "turn (seed 000: \"Per la discesa a 50 punti si richiedono solo combinazioni "
-             "con carte naturali\")", {"minimum": need})
+             "turn", {"minimum": need})
     if not opened:
         if (rank == WILD_RANK and is_mattoni(cards) and r.opening.joker_meld_blocks_mattoni
                 and s.took_pile and s.mattoni_blocked(team)):
             fail("opening.joker_meld_blocks_mattoni",
                        "an opponent put a joker down within the last round: you may not "
-                       "open with jokers (\"mattoni\") in the turn you take the pile (seed "
-                       "000: \"impedisce per un giro ai giocatori avversari di fare "
-                       "l'apertura di mattoni e contemporaneamente impossessarsi del "
-                       "pozzo\")")
+                       "open with jokers (\"mattoni\") in the turn you take the pile")
     if (not opened and s.took_pile and s.lookahead
             and not (r.going_out.concealed_waives_minimum and s.is_concealed(seat))):
         # The take cannot be undone: no meld may leave the opening out of reach (a concealed
@@ -498,10 +483,8 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         base = s.opening_points + sum(POINTS[c] for c in cards)
         if opening.reach(r, hand2, melds2, base, need,
                          r.opening_minimum(s.scores[team])) < need:
-            fail("opening.minimums",
-                 f"after this meld your opening could not reach {need} points, and the pile "
-                 "you took cannot be given back (seed 000: \"non può impossessarsene\")",
-                 {"minimum": need})
+            raise opening_short(s, team, "after this meld your opening could not be "
+                                "completed, and the pile you took cannot be given back")
     if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         probe = s.clone()
         probe.lookahead = False
@@ -519,13 +502,11 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
         after = probe.hand_size[seat]
     if rank == 3 and after > 1 and not out_of_play:
         fail("melds.black_three_meld_going_out",
-                   "black threes are melded only when going out (seed 002: \"In sede di "
-                   "chiusura\")")
+                   "black threes are melded only when going out")
     if after == 0:
         if r.going_out.discard_required:
             fail("going_out.discard_required",
-                       "you must keep a card to discard when going out (seed 000: \"con lo "
-                       "scarto finale\")")
+                       "you must keep a card to discard when going out")
         err3 = going_out_error(s, seat, None, final_meld=(rank, tuple(cards)))
         if err3:
             raise IllegalActionError(err3.rule, "you may not meld your last card: "
@@ -573,11 +554,7 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
         fail("cards", "you do not hold that card")
     last = s.hand_size[seat] == 1
     if s.provisional and not last:
-        fail("opening.minimums",
-                   f"your opening has {s.opening_points} of the "
-                   f"{s.opening_minimum(team)} points needed: meld more or `retract` "
-                   "(seed 002: \"devono fornire un determinato punteggio complessivo\")",
-                   {"points": s.opening_points, "minimum": s.opening_minimum(team)})
+        raise opening_short(s, team, "meld more or `retract`", s.opening_points)
     if last:
         err = going_out_error(s, seat, card)
         if err:
@@ -590,11 +567,10 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
         ):
             fail("melds.unfinished_wild_meld_restricts",
                        "while your wild-card canasta is unfinished you may not discard wild "
-                       "cards (seed 000)")
+                       "cards")
     if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
         fail("going_out.ask_partner",
-                   "your partner said yes: the answer is binding and you must go out "
-                   "(seed 002: \"è obbligatorio obbedire alla risposta\")",
+                   "your partner said yes: the answer is binding and you must go out",
              {"case": "must_go_out"})
 
 
@@ -610,7 +586,7 @@ def check_ask(s: HandData, seat: int) -> None:
              {"case": "already_asked"})
     if g.ask_partner_per_hand and s.asks[seat] >= g.ask_partner_per_hand:
         fail("going_out.ask_partner_per_hand",
-                   "you may ask only once per hand (seed 003: \"solo una volta per mano\")",
+                   f"you may ask at most {g.ask_partner_per_hand} time(s) per hand",
                    {"asks": g.ask_partner_per_hand})
     if s.hand_size[seat] < 2:
         # With one card a "no" could not be obeyed: any move would go out.

@@ -24,8 +24,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
     if rank == WILD_RANK:
         if not mr.wild_melds:
             return IllegalActionError("melds.wild_melds",
-                                      "a meld needs natural cards (seed 002: \"almeno due "
-                                      "naturali\")")
+                                      "a meld needs natural cards")
         if len(cards) < mr.min_cards:
             return IllegalActionError("melds.min_cards",
                                       f"a meld needs at least {mr.min_cards} cards",
@@ -36,8 +35,8 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
         return None
     if len(cards) < mr.min_cards:
         return IllegalActionError("melds.min_cards",
-                                  f"a meld needs at least {mr.min_cards} cards "
-                                  "(seed 002: \"almeno tre carte\")", {"min_cards": mr.min_cards})
+                                  f"a meld needs at least {mr.min_cards} cards",
+                                  {"min_cards": mr.min_cards})
     if rank == 3:
         if not wilds:
             return None
@@ -47,12 +46,10 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
                                       "[melds.black_three_meld_wilds]", {"case": "wild_cards"})
         if len(cards) >= mr.canasta_size:
             return IllegalActionError("melds.black_three_meld_wilds",
-                                      "a mixed canasta of black threes is never allowed "
-                                      "(seed 002: \"non è comunque mai concesso\")")
+                                      "a mixed canasta of black threes is never allowed")
     if naturals < mr.min_naturals:
         return IllegalActionError("melds.min_naturals",
-                                  f"a meld needs at least {mr.min_naturals} natural cards "
-                                  "(seed 002: \"di cui almeno due naturali\")",
+                                  f"a meld needs at least {mr.min_naturals} natural cards",
                                   {"min_naturals": mr.min_naturals})
     if wilds > mr.max_wilds:
         return IllegalActionError("melds.max_wilds",
@@ -60,8 +57,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
                                   {"max_wilds": mr.max_wilds})
     if mr.wild_ratio == "lt" and wilds >= naturals:
         return IllegalActionError("melds.wild_ratio",
-                                  "wild cards must be fewer than natural cards (seed 000: "
-                                  "\"non mai in numero pari o superiore\")")
+                                  "wild cards must be fewer than natural cards")
     if mr.wild_ratio == "le" and wilds > naturals:
         return IllegalActionError("melds.wild_ratio",
                                   "wild cards may not outnumber natural cards")
@@ -76,7 +72,7 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
         if wm is not None and len(wm) < mr.canasta_size:
             return IllegalActionError("melds.unfinished_wild_meld_restricts",
                                       "while your wild-card canasta is unfinished, wild cards "
-                                      "may not go into natural melds (seed 000)")
+                                      "may not go into natural melds")
     return None
 
 

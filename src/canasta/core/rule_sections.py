@@ -159,8 +159,12 @@ class PileRules(_Section):
     #: A discard of a rank the receiving side has made a canasta of acts as a stop (S000
     #: variant "funge da stop come lo scarto di un Tre nero").
     canasta_rank_discard_stops: bool = False
-    #: The pile may be taken to go out when it is one card and the taker holds one card
-    #: (Britannica for S002: not allowed).
+    #: Going out by taking the pile is allowed like any other going out: a take that empties
+    #: the hand goes out, and a player holding one card may take a one-card pile (S001
+    #: "possibilità di chiusura anche senza scarto finale"; S003 "con la possibilità di
+    #: scartarne una o nessuna"). False: Britannica's rule for S002, "If a player holds just
+    #: one card in hand and the discard deck also consists of just one card, he cannot go out
+    #: by taking the deck", read as no take that leaves the hand empty either.
     take_single_card_pile_to_go_out: bool = False
     #: An unopened side opening with the discard takes only the top card; the rest of the pile
     #: stays (S004 "toata gramada ... se poate lua doar incepand cu tura urmatoare"). Such a

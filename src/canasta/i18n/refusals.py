@@ -9,8 +9,10 @@ from the rules in play (:func:`refusal_values`) and from ``.values``.
 
 The quotes are data (``quotes.json``: rule id -> variant -> ``{"seed", "quote"}``), copied
 exactly from the seed texts (``../shared/seeds/``): international cites seed 002, canastone
-000, classic_italian 001 (or 000 where 001 is silent, since it extends Canastone), brazilian
-003, romanian 004. A quote stays in the seed's language; the text says which seed it is.
+000, classic_italian 001 (or 000 where 001 is silent, since it extends Canastone: the text
+then says so), brazilian 003, romanian 004. A quote stays in the seed's language; the text says
+which seed it is. The engine's own English reasons (``IllegalActionError.reason``) quote no
+seed, since they are the same for every variant.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
-from canasta.core.rules import Rules
+from canasta.core.rules import CANASTA_ONLY, Rules, preset_info
 from canasta.i18n.catalogue import DEFAULT, has, t
 
 if TYPE_CHECKING:
@@ -46,6 +48,19 @@ def seed_quote(rule: str, variant: str) -> tuple[str, str] | None:
     text says nothing on it (an engine rule or one taken from another source)."""
     entry = quotes().get(rule, {}).get(variant)
     return None if entry is None else (entry["seed"], entry["quote"])
+
+
+def inherited_from(variant: str, seed: str) -> str | None:
+    """The preset whose seed text ``variant`` quotes where it is not its own (classic Italian
+    quoting seed 000 quotes Canastone, which it extends), or None for its own seed."""
+    info = preset_info(variant)
+    parent = info["extends"]
+    while parent and not info["seed"].startswith(seed):
+        info = preset_info(parent)
+        if info["seed"].startswith(seed):
+            return str(info["name"])
+        parent = info["extends"]
+    return None
 
 
 def refusal_values(rules: Rules, state: HandData | None = None) -> dict[str, Any]:
@@ -80,7 +95,8 @@ def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | 
     if rule == "melds.wild_ratio":
         key += ".lt" if rules is not None and rules.melds.wild_ratio == "lt" else ".le"
     elif values and rule == "opening.minimums" and "minimum" in values:
-        key += ".with_minimum"
+        # A side that opens only with a canasta has no number of points to reach.
+        key += ".canasta_only" if values["minimum"] >= CANASTA_ONLY else ".with_minimum"
     elif values and rule == "going_out.canastas_required" and "canastas_required" in values:
         key += ".with_count"
     return key
@@ -89,9 +105,11 @@ def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | 
 def refusal_parts(error: Refusal, rules: Rules,
                   state: HandData | None = None) -> dict[str, Any]:
     """A refusal as data (for the web page, which formats it from its catalogue):
-    ``{"rule", "key", "values", "variant", "seed", "quote"}``; ``seed`` and ``quote`` are
-    None where the variant's text is silent on the rule. ``state``: the state the move was
-    refused in (unchanged by the refusal), for the values of the seat to act."""
+    ``{"rule", "key", "values", "variant", "seed", "quote", "inherited"}``; ``seed`` and
+    ``quote`` are None where the variant's text is silent on the rule; ``inherited`` names the
+    preset whose text is quoted where it is not the variant's own (else None). ``state``: the
+    state the move was refused in (unchanged by the refusal), for the values of the seat to
+    act."""
     values = refusal_values(rules, state)
     extra = getattr(error, "values", None)
     if isinstance(extra, dict):
@@ -104,7 +122,17 @@ def refusal_parts(error: Refusal, rules: Rules,
         "variant": rules.name,
         "seed": found[0] if found else None,
         "quote": found[1] if found else None,
+        "inherited": inherited_from(rules.name, found[0]) if found else None,
     }
+
+
+def quote_text(parts: dict[str, Any], lang: str = DEFAULT) -> str:
+    """The seed sentence of :func:`refusal_parts` as shown: ``seed 002: “...”``, or for an
+    inherited rule ``seed 000 (canastone, which this variant extends): “...”``."""
+    if parts["inherited"]:
+        return t("refusal.quote.inherited", lang, seed=parts["seed"], quote=parts["quote"],
+                 parent=t(f"variant.{parts['inherited']}", lang))
+    return t("refusal.quote", lang, seed=parts["seed"], quote=parts["quote"])
 
 
 def refusal_text(error: Refusal, rules: Rules, lang: str = DEFAULT,
@@ -120,5 +148,5 @@ def refusal_text(error: Refusal, rules: Rules, lang: str = DEFAULT,
     parts = refusal_parts(error, rules, state)
     text = t("refusal.not_allowed", lang, reason=t(parts["key"], lang, **parts["values"]))
     if parts["quote"]:
-        text += " — " + t("refusal.quote", lang, seed=parts["seed"], quote=parts["quote"])
+        text += " — " + quote_text(parts, lang)
     return text
