@@ -135,3 +135,57 @@ def test_version() -> None:
 def test_bot_specs_keep_their_options_apart_from_the_seats() -> None:
     assert split_bot_specs("expert:time=0.5,seed=3,easy") == ["expert:time=0.5,seed=3", "easy"]
     assert split_bot_specs("random, greedy,random") == ["random", "greedy", "random"]
+
+
+def finished_record(path: Path, names: list[str]) -> Match:
+    """A match played at random to its end (a target of 1 point: one hand won is enough),
+    saved as a record."""
+    rules = load_preset("international", {"end.target": 1, "end.target_by_players": {}})
+    match = Match(rules, len(names), seed=4)
+    rng = random.Random(4)
+    while not match.is_over:
+        while not match.state.is_over:
+            match.apply(rng.choice(match.state.legal_actions()))
+        match.finish_hand()
+        if not match.is_over:
+            match.next_hand()
+    save_record(match, path, names)
+    return match
+
+
+def test_resume_of_a_finished_match_says_it_is_over_and_never_rewrites_it(
+        tmp_path: Path) -> None:
+    rec = tmp_path / "done.json"
+    match = finished_record(rec, ["Ana", "West (greedy)"])
+    before = rec.read_bytes()
+    for extra in ([], ["--bots", "random"], ["--lang", "it"]):
+        code, out = play(["--resume", str(rec), *extra], ["", "", "quit"])
+        assert code == 2, out
+        assert rec.read_bytes() == before  # no new date, no made-up names
+    code, out = play(["--resume", str(rec)], [])
+    text = flat(out)
+    assert f"{rec} holds a match that is over" in text
+    assert f"Ana {match.scores[0]}, West {match.scores[1]}" in text
+    # saving elsewhere is refused as well: nothing is written
+    other = tmp_path / "other.json"
+    code, out = play(["--resume", str(rec), "--save", str(other)], [])
+    assert code == 2 and not other.exists()
+    code, out = play(["--resume", str(rec), "--lang", "it"], [])
+    assert "partita già finita" in flat(out)
+
+
+def test_resume_keeps_every_seat_name_and_bot_spec(tmp_path: Path) -> None:
+    rec = tmp_path / "g.json"
+    two_hand_record(rec)
+    data = json.loads(rec.read_text("utf-8"))
+    data["names"] = ["Ana", "West (greedy)", "North (random)", "East"]  # East: no spec
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out = play(["--resume", str(rec)], ["quit"])
+    assert code == 0, out
+    # each seat keeps its name and its spec; the one that had none gets the default bot
+    assert json.loads(rec.read_text("utf-8"))["names"] == [
+        "Ana", "West (greedy)", "North (random)", "East (medium)"]
+    code, out = play(["--resume", str(rec), "--bots", "easy"], ["quit"])
+    assert code == 0, out
+    assert json.loads(rec.read_text("utf-8"))["names"] == [
+        "Ana", "West (easy)", "North (easy)", "East (easy)"]

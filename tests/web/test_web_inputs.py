@@ -364,3 +364,35 @@ def test_a_real_server_answers_binary_and_oversize_frames(tmp_path: Any) -> None
         assert status == 400 and "'x'" in body["message"]
     finally:
         server.kill()
+
+
+def test_the_published_schema_carries_the_models_constraints(client: Any) -> None:
+    """What /openapi.json admits the models admit, and the reverse, for the values a
+    reliability run found apart: a version written 7.0 (an integer to JSON Schema) is read
+    as 7; one player, an empty or blank move text, an unknown variant and a clock of half a
+    second are refused by the schema and by the model alike."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    create_props = schemas["CreateTable"]["properties"]
+    players = next(s for s in create_props["players"]["anyOf"] if s.get("type") == "integer")
+    assert players["minimum"] == 2 and players["maximum"] == 6
+    text = next(s for s in schemas["MoveBody"]["properties"]["text"]["anyOf"]
+                if s.get("type") == "string")
+    assert text["minLength"] == 1 and text["pattern"] == r"\S"
+    assert set(create_props["variant"]["enum"]) >= {"international", "brazilian"}
+    created = create(client, ["human", "human"])
+    table, tokens = created["table"], [s["token"] for s in created["seats"]]
+    actor = view(client, table)["view"]["actor"]
+    r = client.post(f"/api/tables/{table}/actions",
+                    json={"token": tokens[actor], "version": 0.0, "text": "draw"})
+    assert r.status_code == 200 and r.json()["version"] == 1, r.text
+    for body in ({"token": tokens[actor], "version": 1, "text": ""},
+                 {"token": tokens[actor], "version": 1, "text": "   "},
+                 {"token": tokens[actor], "version": True, "text": "draw"}):
+        r = client.post(f"/api/tables/{table}/actions", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "malformed", (body, r.text)
+        assert "'text'" in r.json()["message"] or "'version'" in r.json()["message"]
+    for body in ({"players": 1}, {"players": 7}, {"variant": "INTERNATIONAL"},
+                 {"clock": 0.5}):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "malformed", (body, r.text)
+        assert f"'{list(body)[-1]}'" in r.json()["message"], r.text

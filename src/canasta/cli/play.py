@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.columns import Columns
@@ -283,6 +283,27 @@ def _bot_list(spec: str | None, seats: int) -> list[str]:
     return names
 
 
+def _resumed_seats(match: Match, data: dict[str, Any], bots: str | None
+                   ) -> tuple[list[str], list[str]]:
+    """The names and bot specs of a resumed record's seats (``West (greedy)`` gives West
+    played by greedy): ``--bots`` replaces every bot; without it, a seat whose stored name
+    carries no spec gets the default bot and the others keep theirs."""
+    stored = data.get("names") or []
+    names, kinds = [], []
+    for i in range(match.players):
+        raw = str(stored[i]) if i < len(stored) else ""
+        shown, kind = split_record_name(raw)
+        names.append(shown or f"Seat {i}")
+        kinds.append(kind)
+    kinds[0] = ""
+    if bots is not None:
+        kinds[1:] = _bot_list(bots, match.players - 1)
+    else:
+        default = _bot_list(None, 1)[0]
+        kinds[1:] = [kind or default for kind in kinds[1:]]
+    return names, kinds
+
+
 @dataclass(frozen=True)
 class Options:
     """How ``canasta play`` is set up (its command-line options)."""
@@ -346,16 +367,13 @@ def setup(opts: Options, console: Console) -> Session:
                 raise SetupError(t("play.error.resume_position", resolve_lang(opts.lang),
                                    path=opts.resume))
             match, data = load_record(opts.resume)
-            stored = data.get("names") or []
-            names, kinds = [], []
-            for i in range(match.players):
-                raw = str(stored[i]) if i < len(stored) else ""
-                shown, kind = split_record_name(raw)
-                names.append(shown or f"Seat {i}")
-                kinds.append(kind)
-            kinds[0] = ""
-            if opts.bots is not None or not all(kinds[1:]):
-                kinds[1:] = _bot_list(opts.bots, match.players - 1)
+            names, kinds = _resumed_seats(match, data, opts.bots)
+            if match.is_over:  # nothing to play, and the file is never rewritten
+                teams = render.team_names(match.teams, names)
+                scores = ", ".join(f"{team} {score}"
+                                   for team, score in zip(teams, match.scores, strict=True))
+                raise SetupError(t("play.error.resume_over", resolve_lang(opts.lang),
+                                   path=opts.resume, scores=scores))
             if save is None:
                 save = opts.resume
             console.print(f"Resumed {opts.resume}: hand {len(match.hands)}, "

@@ -158,10 +158,19 @@ class Scorepad:
                 and all(isinstance(n, str) for n in names)):
             r.fail("$.names", f"{len(teams)} team names")
         self.names = list(names)
-        hands = data.get("hands")
-        if not isinstance(hands, list):
-            r.fail("$.hands", "a list of hands")
-        self.results = [h for h in hands if isinstance(h, dict)]
+        hands = r.list_(data.get("hands"), "$.hands")
+        for i, hand in enumerate(hands):
+            r.obj(hand, f"$.hands[{i}]")
+            r.list_(r.key(hand, "teams", f"$.hands[{i}]"), f"$.hands[{i}].teams",
+                    length=len(teams))
+            for t, team in enumerate(hand["teams"]):
+                r.obj(team, f"$.hands[{i}].teams[{t}]")
+            try:  # each hand alone first, so that an error names it
+                self._read({"teams": [{**team, "score_before": 0, "name": self.names[t]}
+                                      for t, team in enumerate(hand["teams"])]})
+            except HandResultError as exc:
+                r.fail(f"$.hands[{i}]", str(exc))
+        self.results = hands
         try:
             self.rescore()
         except HandResultError as exc:

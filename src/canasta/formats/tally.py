@@ -43,7 +43,7 @@ from canasta.core.cards import (
 )
 from canasta.core.rules import Rules
 from canasta.formats.handresult import FORMAT, VERSION, penalty_catalogue
-from canasta.formats.jsondoc import deck_counts
+from canasta.formats.jsondoc import deck_counts, sub
 from canasta.formats.meldlayout import (
     ACE,
     BLACK3,
@@ -64,11 +64,16 @@ RED3 = "r3"
 
 class TallyError(ValueError):
     """A tally that no table can match; ``key`` is an i18n key (``scorepad.err.*``) and
-    ``values`` its placeholders; ``where`` says which team (0-based) or None."""
+    ``values`` its placeholders; ``where`` says which team (0-based) or None; ``path`` is
+    the JSON path of the value at fault in the tally (``$.teams[0].penalties[1]``, as
+    :class:`canasta.formats.jsondoc.FormatError` writes paths; ``$.teams[0]`` when the
+    team's counts as a whole cannot make a table)."""
 
     def __init__(self, key: str, message: str, where: int | None = None,
-                 **values: Any) -> None:
-        super().__init__(message if where is None else f"team {where + 1}: {message}")
+                 path: str | None = None, **values: Any) -> None:
+        self.path = path or ("$" if where is None else f"$.teams[{where}]")
+        super().__init__(f"{self.path}: {message}" if where is None
+                         else f"team {where + 1}: {self.path}: {message}")
         self.key = key
         self.values = values
         self.where = where
@@ -88,38 +93,63 @@ def class_of(card: int) -> str:
     return "10" if rank >= 8 else "5"
 
 
-def _counts(raw: Any, where: int, what: str, keys: Sequence[str]) -> dict[str, int]:
+def _counts(raw: Any, where: int, path: str, keys: Sequence[str]) -> dict[str, int]:
+    """Counts by class at ``path`` (``{"10": 3, ...}``; null: none)."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise TallyError("scorepad.err.bad", f"{what}: expected counts by class", where)
+        raise TallyError("scorepad.err.bad", "expected counts by class", where, path)
     out: dict[str, int] = {}
     for k, v in raw.items():
         if k not in keys:
-            raise TallyError("scorepad.err.bad", f"{what}: unknown class '{k}'", where)
+            raise TallyError("scorepad.err.bad", f"unknown class; expected one of "
+                                                 f"{', '.join(keys)}", where, sub(path, k))
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 200:
-            raise TallyError("scorepad.err.bad", f"{what}: '{k}' must be a count 0..200", where)
+            raise TallyError("scorepad.err.bad", "expected a count 0..200", where,
+                             sub(path, k))
         out[k] = v
     return out
 
 
-def _cards(raw: str, where: int) -> list[int]:
+def _cards(raw: str, where: int, path: str) -> list[int]:
     try:
         return parse_cards(raw)
     except CardParseError as exc:
-        raise TallyError("scorepad.err.cards", str(exc), where, msg=str(exc)) from None
+        raise TallyError("scorepad.err.cards", str(exc), where, path, msg=str(exc)) from None
 
 
-def _take(pool: Pool, cards: list[int], where: int) -> None:
+def _take(pool: Pool, cards: list[int], where: int, path: str) -> None:
     """Take typed cards out of the deck (a card more often than the deck holds is refused)."""
     try:
         for c in cards:
             pool.take_card(c)
     except NoFit as exc:
-        raise TallyError(exc.key, str(exc), where, **exc.values) from None
+        raise TallyError(exc.key, str(exc), where, path, **exc.values) from None
 
 
-def _hand_cards(pool: Pool, counts: dict[str, int], where: int) -> list[int]:
+def _penalties(raw: Any, where: int, path: str, catalogue: Any) -> list[Any]:
+    """The penalties of a team: each a name of the variant's penalty table, or an object
+    ``{"name", ...}`` (its counts and points are checked by the hand result reader)."""
+    if not isinstance(raw, list):
+        raise TallyError("scorepad.err.bad", "expected a list of penalties", where, path)
+    for k, pen in enumerate(raw):
+        at = sub(path, k)
+        if isinstance(pen, dict):
+            name, at = pen.get("name"), sub(at, "name")
+        elif isinstance(pen, str):
+            name = pen
+        else:
+            raise TallyError("scorepad.err.bad", "expected a penalty name or an object "
+                                                 "{\"name\", ...}", where, at)
+        if not isinstance(name, str):
+            raise TallyError("scorepad.err.bad", "expected a penalty name", where, at)
+        if name != "custom" and name not in catalogue:
+            raise TallyError("scorepad.err.penalty", f"unknown penalty '{name}'", where, at,
+                             name=name)
+    return raw
+
+
+def _hand_cards(pool: Pool, counts: dict[str, int], where: int, path: str) -> list[int]:
     out: list[int] = []
     for cls, ranks in (("10", TENS), ("5", FIVES), ("20", (ACE, DEUCE))):
         k = counts.get(cls, 0)
@@ -129,9 +159,9 @@ def _hand_cards(pool: Pool, counts: dict[str, int], where: int) -> list[int]:
             k -= got
         if k:
             raise TallyError("scorepad.err.deck", "more cards left in hand than the deck holds",
-                             where)
+                             where, path)
     if pool.counts[JOKER] < counts.get("50", 0):
-        raise TallyError("scorepad.err.deck", "more jokers than the deck holds", where)
+        raise TallyError("scorepad.err.deck", "more jokers than the deck holds", where, path)
     out += pool.take_jokers(counts.get("50", 0))
     for cls, cards in ((BLACK3, BLACK_THREES), (RED3, RED_THREES)):
         k = counts.get(cls, 0)
@@ -141,7 +171,8 @@ def _hand_cards(pool: Pool, counts: dict[str, int], where: int) -> list[int]:
                 out.append(c)
                 k -= 1
         if k:
-            raise TallyError("scorepad.err.deck", "more threes than the deck holds", where)
+            raise TallyError("scorepad.err.deck", "more threes than the deck holds", where,
+                             path)
     return out
 
 
@@ -157,11 +188,14 @@ def hand_result_of_tally(rules: Rules, players: int, tally: dict[str, Any],
         TallyError: the tally is malformed, or its counts cannot make a table (too few cards
             for a canasta, cards that fit no meld, more cards than the deck holds).
     """
-    if not isinstance(tally, dict) or not isinstance(tally.get("teams"), list):
+    if not isinstance(tally, dict):
         raise TallyError("scorepad.err.bad", "expected {\"teams\": [...]}")
+    if not isinstance(tally.get("teams"), list):
+        raise TallyError("scorepad.err.bad", "expected a list of teams", path="$.teams")
     teams_in = tally["teams"]
     if len(teams_in) != len(scores_before):
-        raise TallyError("scorepad.err.bad", f"expected {len(scores_before)} teams")
+        raise TallyError("scorepad.err.bad", f"expected {len(scores_before)} teams",
+                         path="$.teams")
     team_size = players // len(teams_in)
     out_team, out_player = None, None
     went = tally.get("went_out")
@@ -170,7 +204,8 @@ def hand_result_of_tally(rules: Rules, players: int, tally: dict[str, Any],
                 not 0 <= went["team"] < len(teams_in) or \
                 not isinstance(went.get("player", 0), int) or \
                 not 0 <= went.get("player", 0) < team_size:
-            raise TallyError("scorepad.err.bad", "went_out: expected {team, player}")
+            raise TallyError("scorepad.err.bad", "expected {team, player} or null",
+                             path="$.went_out")
         out_team, out_player = went["team"], went.get("player", 0)
     pool = Pool(deck_counts(rules, players))
     kinds_ok = canasta_kinds(rules)
@@ -181,17 +216,20 @@ def hand_result_of_tally(rules: Rules, players: int, tally: dict[str, Any],
         if not isinstance(t, dict):
             raise TallyError("scorepad.err.bad", "expected an object", i)
         if t.get("melds") is not None:
+            at = f"$.teams[{i}].melds"
             if not isinstance(t["melds"], list) or not all(isinstance(m, str)
                                                            for m in t["melds"]):
-                raise TallyError("scorepad.err.bad", "melds: expected a list of card texts", i)
-            melds = [_cards(m, i) for m in t["melds"] if m.strip()]
-            for m in melds:
-                _take(pool, m, i)
+                raise TallyError("scorepad.err.bad", "expected a list of card texts", i, at)
+            melds = []
+            for j, text in enumerate(t["melds"]):
+                if text.strip():
+                    melds.append(_cards(text, i, sub(at, j)))
+                    _take(pool, melds[-1], i, sub(at, j))
             melds_by_team.append(melds)
         else:
             melds_by_team.append([])
-    todo = [(i, _counts(t.get("canastas"), i, "canastas", kinds_ok),
-             _counts(t.get("melded"), i, "melded", (*CLASSES, BLACK3)))
+    todo = [(i, _counts(t.get("canastas"), i, f"$.teams[{i}].canastas", kinds_ok),
+             _counts(t.get("melded"), i, f"$.teams[{i}].melded", (*CLASSES, BLACK3)))
             for i, t in enumerate(teams_in) if t.get("melds") is None]
     errors: list[tuple[int, NoFit]] = []
     found = all_melds(rules, pool, todo, [3000], errors)
@@ -204,31 +242,28 @@ def hand_result_of_tally(rules: Rules, players: int, tally: dict[str, Any],
     teams_out = []
     for i, t in enumerate(teams_in):
         hands_in = t.get("hands", [])
+        at = f"$.teams[{i}].hands"
         if not isinstance(hands_in, list) or len(hands_in) > team_size:
-            raise TallyError("scorepad.err.bad", f"hands: expected up to {team_size}", i)
+            raise TallyError("scorepad.err.bad", f"expected a list of up to {team_size} "
+                                                 "hands", i, at)
         hands: list[list[int]] = []
         for p in range(team_size):
             raw = hands_in[p] if p < len(hands_in) else None
             if i == out_team and p == out_player:
                 hands.append([])
             elif isinstance(raw, str):
-                cards = _cards(raw, i)
-                _take(pool, cards, i)
+                cards = _cards(raw, i, sub(at, p))
+                _take(pool, cards, i, sub(at, p))
                 hands.append(cards)
             else:
-                hands.append(_hand_cards(pool, _counts(raw, i, "hands",
-                                                       (*CLASSES, BLACK3, RED3)), i))
+                counts = _counts(raw, i, sub(at, p), (*CLASSES, BLACK3, RED3))
+                hands.append(_hand_cards(pool, counts, i, sub(at, p)))
         reds = t.get("red_threes", 0)
         if isinstance(reds, bool) or not isinstance(reds, int) or not 0 <= reds <= 12:
-            raise TallyError("scorepad.err.bad", "red_threes: expected a count", i)
-        penalties = t.get("penalties", [])
-        if not isinstance(penalties, list):
-            raise TallyError("scorepad.err.bad", "penalties: expected a list", i)
-        for pen in penalties:
-            name = pen.get("name") if isinstance(pen, dict) else pen
-            if name != "custom" and name not in catalogue:
-                raise TallyError("scorepad.err.penalty", f"unknown penalty '{name}'", i,
-                                 name=str(name))
+            raise TallyError("scorepad.err.bad", "expected a count 0..12", i,
+                             f"$.teams[{i}].red_threes")
+        penalties = _penalties(t.get("penalties", []), i, f"$.teams[{i}].penalties",
+                               catalogue)
         teams_out.append({
             "name": names[i] if names else f"team {i + 1}",
             "score_before": int(scores_before[i]),

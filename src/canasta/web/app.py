@@ -282,13 +282,14 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return JSONResponse({"tables": await manager.open_tables()})
 
     @app.post("/api/tables", status_code=201, response_model=None,
-              responses={201: {"model": a.Created}, **error_responses(400, 429)})
+              responses={201: {"model": a.Created}, **error_responses(400, 429, 503)})
     async def api_create(request: Request, body: p.CreateTable | None = None) -> Response:
         """Create a table: one secret link per human seat, and the spectator's."""
         return await run(request, body or p.CreateTable())
 
     @app.get("/api/tables/{table_id}", response_model=None,
-             responses={200: {"model": a.StateMessage}, **error_responses(400, 403, 404)})
+             responses={200: {"model": a.StateMessage},
+                        **error_responses(400, 403, 404, 503)})
     async def api_table(request: Request, table_id: TableId,
                         authorization: Authorization = None) -> Response:
         """The table as a spectator sees it, or as the seat of the Bearer token."""
@@ -329,7 +330,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                          body.token)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/join", response_model=None,
-              responses={200: {"model": a.Joined}, **error_responses(400, 404, 409, 429)})
+              responses={200: {"model": a.Joined},
+                         **error_responses(400, 404, 409, 429, 503)})
     async def api_join(request: Request, table_id: TableId, seat: SeatPath,
                        body: p.JoinBody | None = None) -> Response:
         """Take a free seat of a public table: its secret token and link."""
@@ -338,7 +340,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     @app.post("/api/tables/{table_id}/hint", response_model=None,
               responses={200: {"model": a.HintAnswer},
-                         **error_responses(400, 403, 404, 409, 429)})
+                         **error_responses(400, 403, 404, 409, 429, 503)})
     async def api_hint(request: Request, table_id: TableId,
                        body: p.HintBody | None = None) -> Response:
         """The best moves of the seat of ``token`` (its turn, at a table with hints)."""
@@ -366,7 +368,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     downloads = {200: {"description": "a game record (docs/formats.md), as a download",
                        "content": {"application/json": {}}},
-                 **error_responses(400, 404)}
+                 **error_responses(400, 404, 503)}
 
     @app.get("/api/tables/{table_id}/record", response_model=None, responses=downloads)
     async def api_record(request: Request, table_id: TableId) -> Response:
@@ -395,7 +397,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             table = await manager.get(table_id)
         except WebError as exc:
             await send(exc.to_json())
-            await ws.close(code=4404)
+            # a paused table (canasta.web.engine) is worth trying again later
+            await ws.close(code=4503 if exc.code == "paused" else 4404)
             return
         try:
             frame = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)

@@ -54,11 +54,12 @@ class AssistedService(TableService):
             if not table.settings.hints:
                 raise WebError("not-allowed", "hints are switched off at this table")
             self._check_turn(table, seat)
-            view = table.game.view(seat)
+            view = await self.engine(table, table.game.view, seat)
             version = table.version
         from canasta.bots import suggest  # looked up when asked: tests put their own
 
-        items = await self.think(suggest, view, HINT_COUNT, self.hint_budget)
+        items = await self.engine(table, suggest, view, HINT_COUNT, self.hint_budget,
+                                  bot=True)
         return {"type": "hint", "version": version, "items": suggestions_json(list(items))}
 
     async def undo(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
@@ -101,7 +102,7 @@ class AssistedService(TableService):
             table.changed_at = at
             self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
             self._changed(table)
-            return table.payload(seat)
+            return await self.state_of(table, seat)
 
     async def give_to_bot(self, table_id: str, token: Any, seat: Any,
                           level: Any) -> dict[str, Any]:
@@ -127,4 +128,4 @@ class AssistedService(TableService):
             if seat == table.game.state.actor:
                 table.undo_mark = None
             self._changed(table)
-            return table.payload(me)
+            return await self.state_of(table, me)

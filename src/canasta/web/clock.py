@@ -43,8 +43,8 @@ class ClockKeeper:
         """The turn of the person the table waits for, or None (a bot acts, the hand is
         over, the match is over)."""
         state = table.game.state
-        if state.is_over or table.status != "playing":
-            return None
+        if state.is_over or table.status != "playing" or table.paused:
+            return None  # a paused table's clock waits for the engine
         seat = table.seats[state.actor]
         if seat.controller != "human":
             return None

@@ -97,7 +97,8 @@ def client_of(conn: HTTPConnection) -> str:
 _STATUS_TEXT = {400: "malformed: a bad field (named), too large, too deep, not JSON",
                 403: "bad-token or spectator", 404: "unknown-table or not-found",
                 409: "not-your-turn, stale or not-allowed", 422: "illegal (with the rule)",
-                429: "rate-limited (see Retry-After)", 503: "storage"}
+                429: "rate-limited (see Retry-After)",
+                503: "storage, or paused (an engine call ran past its budget)"}
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

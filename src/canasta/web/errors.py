@@ -29,6 +29,7 @@ ERROR_STATUS = {
     "rate-limited": 429,
     "method-not-allowed": 405,
     "storage": 503,
+    "paused": 503,
     "server-error": 500,
 }
 
@@ -74,6 +75,14 @@ def illegal_error(exc: IllegalActionError, rules: Rules, state: State) -> WebErr
     refusal as data (with the values of the seat to act), which the page writes in its own
     language."""
     return WebError("illegal", exc.reason, exc.rule, refusal_parts(exc, rules, state))
+
+
+def paused_error(budget: float) -> WebError:
+    """A table paused because an engine call for it ran longer than ``budget`` seconds (the
+    page writes ``ui.err_paused`` in its language)."""
+    return WebError("paused", f"this table is paused: the engine worked on it for longer "
+                              f"than {budget:g} s; it goes on when that work is done",
+                    extra={"key": "ui.err_paused", "values": {"seconds": budget}})
 
 
 def bad(message: str) -> WebError:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from canasta.core.actions import Action, action_to_json, parse_action
@@ -27,7 +27,7 @@ from canasta.core.match import HandRecord, Match
 from canasta.core.melds import classify_meld
 from canasta.core.rules import Rules
 from canasta.core.scoring import ScoreSheet
-from canasta.core.state import Phase, State, View
+from canasta.core.state import IllegalActionError, Phase, State, View
 from canasta.formats.eventjson import event_to_json
 from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
@@ -35,7 +35,7 @@ from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries, took_back_entry
 from canasta.web.connections import JSONList
 from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
-from canasta.web.models import HandData, TableData
+from canasta.web.models import FinishedHand, HandData, TableData
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -130,6 +130,8 @@ class Game:
         self.names = names
         self._views: dict[int, View] = {}
         self._views_of: tuple[State | None, int] = (None, -1)
+        #: the going-out plan of the position the views are of (``_NO_PLAN``: not sought)
+        self._plan: list[Action] | None | object = _NO_PLAN
         self._events: _EventCache = _EventCache()
         self._sheets: tuple[int, list[dict[str, Any]]] | None = None
         #: Undos of the hand in play, for the log: (events before it, seat, cards taken
@@ -211,14 +213,57 @@ class Game:
         state = self.state
         # the state object itself is kept and compared (an undo puts back a copy; a new
         # hand deals a new one), with the number of actions applied to it
-        seen, count = self._views_of
-        if seen is not state or count != len(self.match.record.actions):
-            self._views = {}
-            self._views_of = (state, len(self.match.record.actions))
+        self._same_position()
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = state.view(seat)
         return view
+
+    def _same_position(self) -> bool:
+        """Whether the views kept are of the current position (else they are dropped)."""
+        state = self.state
+        seen, count = self._views_of
+        if seen is not state or count != len(self.match.record.actions):
+            self._views = {}
+            self._views_of = (state, len(self.match.record.actions))
+            self._plan = _NO_PLAN
+            return False
+        return True
+
+    def go_out_plan(self) -> list[Action] | None:
+        """``state.going_out_plan()`` of the seat to act, sought once per position (None
+        also when it is not the play phase)."""
+        self._same_position()
+        if self._plan is _NO_PLAN:
+            state = self.state
+            self._plan = state.going_out_plan() if state.phase is Phase.PLAY \
+                and not state.is_over else None
+        plan: list[Action] | None = self._plan  # type: ignore[assignment]
+        return plan
+
+    def _needs(self, seats: Iterable[int | None]) -> set[int]:
+        state = self.state
+        return {state.current if seat is None else seat for seat in seats}
+
+    def prepare(self, seats: Iterable[int | None]) -> None:
+        """Build what the state messages of ``seats`` (None: a spectator) take from the
+        engine: each one's view with its legal actions, the going-out plan of the seat to
+        act, and the hand's events. The server calls it in a worker thread, under the
+        table's lock; :meth:`view_json` then only reads what it left."""
+        state = self.state
+        for seat in self._needs(seats):
+            self.view(seat)
+        if not state.is_over and state.actor in self._needs(seats):
+            self.go_out_plan()
+        self._events.update(state, self.taken_back)
+
+    def prepared(self, seats: Iterable[int | None]) -> bool:
+        """Whether :meth:`prepare` has nothing left to build for ``seats``."""
+        state = self.state
+        needs = self._needs(seats)
+        return (self._same_position() and all(s in self._views for s in needs)
+                and (state.is_over or state.actor not in needs or self._plan is not _NO_PLAN)
+                and self._events.current(state))
 
     # -- what clients see ------------------------------------------------------------------
     def view_json(self, seat: int | None) -> dict[str, Any]:
@@ -241,7 +286,7 @@ class Game:
             out["legal"] = [_action_json(a) for a in view.legal_actions]
             out["go_out"] = None
             if view.legal_actions and view.phase is Phase.PLAY:
-                plan = state.going_out_plan()
+                plan = self.go_out_plan()
                 if plan is not None:
                     out["go_out"] = [a.text() for a in plan]
         return out
@@ -267,6 +312,57 @@ class Game:
                                        for code, values in s.codes] for s in rec.sheets]})
         self._sheets = (done, out)
         return out
+
+
+class Refused(Exception):
+    """The first action of a move was refused: nothing changed."""
+
+    def __init__(self, error: IllegalActionError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def play_actions(game: Game, seat: int, actions: list[Action], seats: set[int | None]
+          ) -> tuple[list[tuple[int, str]], Any, FinishedHand | None]:
+    """Apply ``actions`` of ``seat`` to ``game`` (in a worker thread) and build the views
+    of ``seats`` after them; returns the stored texts, the last event and the finished hand.
+
+    Raises:
+        Refused: the first action is illegal (nothing changed).
+        IllegalActionError: a later one is (the match holds the actions before it, and
+            must be read again).
+    """
+    hand = game.hand_number
+    texts: list[tuple[int, str]] = []
+    event = None
+    for action in actions:
+        try:
+            if game.state.actor != seat:
+                raise IllegalActionError("turn order", "the turn passed mid-plan")
+            event = game.apply(action)
+        except IllegalActionError as exc:
+            if not texts:
+                raise Refused(exc) from None
+            raise
+        texts.append((seat, action.text()))
+    finished = None
+    if game.state.is_over:
+        finished = FinishedHand(hand, game.state.end_reason, game.sheets_stored(),
+                                game.match.is_over)
+    game.prepare(seats)
+    return texts, event, finished
+
+
+def apply_texts(game: Game, texts: list[str]) -> Any:
+    """Apply stored actions (their texts) to ``game`` in a worker thread; the last event.
+
+    Raises:
+        ValueError, IllegalActionError: a text that does not read or apply.
+    """
+    event = None
+    for text in texts:
+        event = game.apply(parse_action(text))
+    return event
 
 
 class _Lists:
@@ -332,6 +428,10 @@ class _EventCache:
     def __init__(self) -> None:
         self.lists: _Lists | None = None
 
+    def current(self, state: State) -> bool:
+        lists = self.lists
+        return lists is not None and lists.state is state and lists.count == len(state.events)
+
     def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
                ) -> _Lists:
         raw = state.events
@@ -342,6 +442,10 @@ class _EventCache:
         if len(raw) > lists.count:
             lists.grow(raw)
         return lists
+
+
+#: Marks a going-out plan not sought yet (None is "no plan").
+_NO_PLAN = object()
 
 
 def _action_json(action: Action) -> dict[str, Any]:

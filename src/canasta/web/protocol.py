@@ -35,7 +35,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
-from canasta.core.rules import PRESETS
+from canasta.core.rules import PRESETS, RulesError, load_preset
 from canasta.web.errors import WebError, bad
 
 #: Ranges of numbers (a version counts a table's events; a hand number its hands).
@@ -92,10 +92,61 @@ def _string(what: str) -> BeforeValidator:
     return BeforeValidator(check)
 
 
+def _whole(value: Any) -> Any:
+    """A number written with a fraction of zero (``7.0``) is the whole number it equals:
+    JSON Schema's ``integer`` admits it, so the server does too (``true`` stays refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Whole = BeforeValidator(_whole)
+
+
+def _player_counts() -> tuple[int, int]:
+    """The fewest and the most players any preset is played by."""
+    counts: set[int] = set()
+    for name in PRESETS:
+        try:
+            counts.update(load_preset(name).deal.player_counts)
+        except RulesError:  # a preset that does not load offers no table
+            continue
+    return (min(counts), max(counts)) if counts else (2, 6)
+
+
+#: Player counts of the presets (a variant's own counts are checked with its rules).
+MIN_PLAYERS, MOST_PLAYERS = _player_counts()
+
 Version = Annotated[int, Field(ge=0, le=MAX_VERSION, description=(
-    "the table version the client saw (the `version` of its last state message)"))]
-SeatNumber = Annotated[int, Field(ge=0, le=MAX_SEAT, description="a seat, from 0")]
-HandNumber = Annotated[int, Field(ge=0, le=MAX_HAND, description="a hand, from 0")]
+    "the table version the client saw (the `version` of its last state message)")), Whole]
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_SEAT, description="a seat, from 0"), Whole]
+HandNumber = Annotated[int, Field(ge=0, le=MAX_HAND, description="a hand, from 0"), Whole]
+Players = Annotated[int, Field(ge=MIN_PLAYERS, le=MOST_PLAYERS, description=(
+    "players: as the variant allows (`GET /api/variants`)")), Whole]
+TeamSize = Annotated[int, Field(ge=1, le=MOST_PLAYERS), Whole]
+
+
+def _preset(value: str) -> str:
+    if value not in PRESETS:
+        raise ValueError(f"unknown variant; expected a preset: {', '.join(PRESETS)}")
+    return value
+
+
+Variant = Annotated[str, _string("a preset's name"), AfterValidator(_preset),
+                    WithJsonSchema({"type": "string", "enum": list(PRESETS)})]
+
+
+def _clock(value: float) -> float:
+    if value != 0 and not 1 <= value <= 3600:
+        raise ValueError("expected 0 (no clock) or seconds from 1 to 3600")
+    return value
+
+
+Clock = Annotated[float, Field(ge=0, le=3600, allow_inf_nan=False), AfterValidator(_clock),
+                  WithJsonSchema({"anyOf": [{"const": 0}, {"type": "number", "minimum": 1,
+                                                           "maximum": 3600}],
+                                  "description": "seconds per turn: 0 (no clock) or 1 to "
+                                                 "3600"})]
 Token = Annotated[str, _string("a seat's token (a string)"),
                   Field(max_length=MAX_TOKEN, description="a seat's secret token")]
 Level = Annotated[str, _string("a bot spec such as 'medium' (levels: easy, medium, hard, "
@@ -132,7 +183,7 @@ Options = Annotated[dict[Word, OptionValue], Field(max_length=MAX_OPTIONS, descr
     "`section.field`"))]
 
 
-_VARIANT = "a preset (`GET /api/variants`; an alias or another case is also read)"
+_VARIANT = "a preset (`GET /api/variants`)"
 
 
 class Strict(BaseModel):
@@ -218,7 +269,8 @@ class Move(TableRequest):
 
     version: Version
     action: ActionJson | None = None
-    text: Annotated[str, Field(max_length=MAX_TEXT, description="the text form")] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S",
+                               description="the text form")] | None = None
 
     @model_validator(mode="after")
     def _one_form(self) -> Move:
@@ -322,14 +374,12 @@ class CreateTable(Request):
 
     limit: ClassVar[str | None] = "create"
     status: ClassVar[int] = 201
-    variant: Word = Field(default="international", description=_VARIANT,
-                          json_schema_extra={"enum": list(PRESETS)})
+    variant: Variant = Field(default="international", description=_VARIANT)
     options: Options | None = None
-    players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
-    team_size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
-    seats: Annotated[list[SeatSpec], Field(max_length=MAX_PLAYERS)] | None = None
-    clock: Annotated[float, Field(ge=0, le=3600, allow_inf_nan=False, description=(
-        "seconds per turn: 0 (no clock) or 1 to 3600"))] | None = None
+    players: Players | None = None
+    team_size: TeamSize | None = None
+    seats: Annotated[list[SeatSpec], Field(max_length=MOST_PLAYERS)] | None = None
+    clock: Clock | None = None
     level: Level | None = Field(default=None, description=(
         "the bot that plays for an absent person"))
     hints: bool = True
@@ -348,10 +398,10 @@ class CreatePad(Request):
 
     limit: ClassVar[str | None] = "create"
     status: ClassVar[int] = 201
-    variant: Word = Field(description=_VARIANT, json_schema_extra={"enum": list(PRESETS)})
+    variant: Variant = Field(description=_VARIANT)
     options: Options | None = None
-    players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
-    team_size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] | None = None
+    players: Players
+    team_size: TeamSize | None = None
     names: Annotated[list[Name], Field(max_length=MAX_TEAMS)] | None = None
 
 

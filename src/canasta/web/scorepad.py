@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pathlib
+import re
 import secrets
 from typing import Annotated, Any
 
@@ -179,11 +180,24 @@ def score_tally(row: ScorepadRow, tally: Any) -> dict[str, Any]:
         hand_result_from_dict(doc, "scorepad hand")
     except TallyError as exc:
         raise PadError("tally", str(exc), extra={"key": exc.key, "values": exc.values,
-                                                 "team": exc.where}) from None
+                                                 "team": exc.where,
+                                                 "path": "$.tally" + exc.path[1:]}) from None
     except HandResultError as exc:
         raise PadError("table", exc.message if hasattr(exc, "message") else str(exc),
-                       extra={"detail": str(exc)}) from None
+                       extra={"detail": str(exc), "path": _tally_path(exc.path)}) from None
     return doc
+
+
+def _tally_path(path: str) -> str:
+    """The place in the request's tally of a fault the hand result reader found at ``path``
+    of the document made from it: a penalty is copied as it is (same path); melds and hands
+    are cards chosen for the team's counts, so the team is named."""
+    team = re.match(r"^\$\.teams\[\d+\]", path)
+    if team is None:
+        return "$.tally"
+    if path.startswith(team.group(0) + ".penalties"):
+        return "$.tally" + path[1:]
+    return "$.tally" + team.group(0)[1:]
 
 
 # -- storage --------------------------------------------------------------------------------

@@ -84,6 +84,12 @@ class Table:
     turn_actions: int = 0
     #: time.monotonic() of the last use (tables nobody uses leave the memory)
     used: float = field(default_factory=time.monotonic)
+    #: an engine call for this table ran past its budget and has not returned: nothing
+    #: touches the match until it does (canasta.web.engine)
+    paused: bool = False
+    #: the state messages are to be sent again (canasta.web.service: one sender per table)
+    dirty: bool = False
+    sender: asyncio.Task[None] | None = None
 
     @property
     def names(self) -> list[str]:

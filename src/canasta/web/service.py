@@ -9,10 +9,15 @@ view of its own seat and publish the change to the other processes
 the database, which is the truth (another process may have moved first: the client is told
 its move is stale).
 
-Nothing slow runs on the event loop: loading a table (its current hand replayed), dealing a
-hand (misdeals dealt again, up to the engine's bound), a bot's move and every database
-call run in worker threads; bots and the database have separate pools, so that an expert
-thinking for a second never delays a write.
+No engine work runs on the event loop: a seat's view and its legal actions, checking and
+applying a move, the going-out plan, loading a table (its current hand replayed), dealing a
+hand, a bot's move and a hint run in worker threads, each with a time budget
+(:mod:`canasta.web.engine`), and every database call in threads of its own; bots, the
+engine's other calls and the database have separate pools, so that an expert thinking for a
+second never delays a write. A table whose engine call runs past the budget is paused: its
+seats are told (``paused``), every request for it is refused with that code, its bots and
+clock wait, and nothing touches its match until the call returns; then it is taken up again
+from the database. Every other table goes on.
 
 A bot thinks outside the table's lock: it moves only if the table is still at the version it
 looked at, so a person taking the seat back meanwhile wins. Only the process that holds the
@@ -24,13 +29,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from canasta.bots import make_bot
-from canasta.core.actions import Action, LayOff, Meld, Retract, parse_action
+from canasta.core.actions import Action, LayOff, Meld, Retract
 from canasta.core.events import Drew, TookPile
 from canasta.core.match import Match
 from canasta.core.state import IllegalActionError
@@ -39,9 +46,10 @@ from canasta.web.clock import ClockKeeper, Turn
 from canasta.web.cluster import Cluster
 from canasta.web.committer import Committer
 from canasta.web.connections import Connection, broadcast
-from canasta.web.errors import WebError, illegal_error
-from canasta.web.game import Game, hand_record_of
-from canasta.web.models import FinishedHand, SeatData, TableData
+from canasta.web.engine import DEFAULT_BUDGET, EngineCalls
+from canasta.web.errors import WebError, illegal_error, paused_error
+from canasta.web.game import Game, Refused, apply_texts, hand_record_of, play_actions
+from canasta.web.models import SeatData, TableData
 from canasta.web.pubsub import LocalBus, RedisBus
 from canasta.web.seats import Seat, Table
 from canasta.web.settings import TableSettings
@@ -79,10 +87,13 @@ class TableService:
         bus: how the processes of one database tell each other of changes (default: one
             process, :class:`canasta.web.pubsub.LocalBus`).
         bot_threads: worker threads for bots' moves and hints.
+        engine_budget: seconds an engine call may run before its table is paused
+            (``CANASTA_ENGINE_BUDGET``, else :data:`canasta.web.engine.DEFAULT_BUDGET`).
     """
 
     def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0, *,
-                 bus: LocalBus | RedisBus | None = None, bot_threads: int = 4) -> None:
+                 bus: LocalBus | RedisBus | None = None, bot_threads: int = 4,
+                 engine_budget: float | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
@@ -91,8 +102,9 @@ class TableService:
         self.bus: LocalBus | RedisBus = bus or LocalBus()
         self.origin = self.bus.origin
         self._db_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="canasta-db")
-        self._bot_pool = ThreadPoolExecutor(max_workers=bot_threads,
-                                            thread_name_prefix="canasta-bot")
+        self.calls = EngineCalls(engine_budget if engine_budget is not None else float(
+            os.environ.get("CANASTA_ENGINE_BUDGET", DEFAULT_BUDGET)), bot_threads,
+            self._unpause, self.clocks.rearm)
         #: counters for the load benchmark and logs
         self.stats = {"moves": 0, "bot_moves": 0, "refreshes": 0, "mirrored": 0}
         self.committer = Committer(self._append_many)
@@ -106,9 +118,37 @@ class TableService:
         out: list[Exception | None] = await self.db(self.store.append_many, items)
         return out
 
-    async def think(self, fn: Any, *args: Any) -> Any:
-        """Run a bot's move (or a hint's search, or a deal) in the bot threads."""
-        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, fn, *args)
+    @property
+    def engine_budget(self) -> float:
+        """Seconds an engine call may run before its table is paused."""
+        return self.calls.budget
+
+    @engine_budget.setter
+    def engine_budget(self, seconds: float) -> None:
+        self.calls.budget = seconds
+
+    async def engine(self, table: Table, fn: Callable[..., T], *args: Any,
+                     bot: bool = False) -> T:
+        """``fn(*args)``, engine work for ``table`` (:meth:`EngineCalls.run`)."""
+        return await self.calls.run(table, fn, *args, bot=bot)
+
+    async def think(self, fn: Callable[..., T], *args: Any, key: str | None = None) -> T:
+        """``fn(*args)``, engine work for no live table (:meth:`EngineCalls.think`)."""
+        return await self.calls.think(fn, *args, key=key)
+
+    async def _unpause(self, table: Table) -> None:
+        """The stray call of a paused table returned: its match is read again from the
+        database (the call may have left it half changed) and the table goes on."""
+        async with table.lock:
+            if not table.paused or self.tables.get(table.id) is not table:
+                return
+            table.paused = False
+            log.warning("table %s: the engine call returned; the table goes on", table.id)
+            try:
+                await self.refresh(table, rebuild=True)
+            except WebError:
+                return  # paused again, or the table is gone
+            self._changed(table)
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -121,7 +161,7 @@ class TableService:
         for table in list(self.tables.values()):
             await self._drop(table)
         self._db_pool.shutdown(wait=False, cancel_futures=True)
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.calls.shutdown()
 
     async def _drop(self, table: Table) -> None:
         """Forget a table in this process (its connections are closed)."""
@@ -140,6 +180,8 @@ class TableService:
         Raises:
             WebError: ``unknown-table``.
         """
+        if self.calls.refuses(table_id):
+            raise paused_error(self.engine_budget)
         table = self.tables.get(table_id)
         if table is not None:
             table.used = time.monotonic()
@@ -169,7 +211,7 @@ class TableService:
         if data is None:
             raise WebError("unknown-table", "there is no such table")
         names = [s.name for s in data.seats]
-        game = await self.think(Game.from_data, data, names)
+        game = await self.think(Game.from_data, data, names, key=table_id)
         seats = [Seat(s.seat, s.kind, s.controller, s.level, s.name, s.token_hash, s.away)
                  for s in data.seats]
         table = Table(data.id, data.variant, data.options, data.players, data.team_size,
@@ -186,8 +228,7 @@ class TableService:
         if not table.settings.undo or state.is_over or \
                 table.seats[state.actor].controller != "human":
             return None
-        mark: TurnMark | None = await self.think(TurnMark.recover, table.game.match)
-        return mark
+        return await self.engine(table, TurnMark.recover, table.game.match)
 
     def _seats_from(self, table: Table, seats: list[SeatData]) -> None:
         for s in seats:
@@ -204,9 +245,14 @@ class TableService:
         actions when a new hand began, an undo rewound it, or ``rebuild`` (after a failed
         write, whose move is in memory only). Returns whether the table moved.
 
+        Nothing happens while the table is paused (it is rebuilt when it goes on).
+
         Raises:
-            WebError: ``unknown-table`` when the table is gone.
+            WebError: ``unknown-table`` when the table is gone; ``paused``, an engine call
+                ran past the budget.
         """
+        if table.paused:
+            return False
         game = table.game
         hand = game.hand_number
         changes = await self.db(self.store.changes_since, table.id,
@@ -219,9 +265,9 @@ class TableService:
         table.settings = TableSettings.from_json(changes.settings)
         table.status = changes.status
         if changes.actions is not None and not rebuild:
+            texts = [text for _seat, text in changes.actions]
             try:
-                for _seat, text in changes.actions:
-                    game.apply(parse_action(text))
+                await self.engine(table, apply_texts, game, texts)
             except (IllegalActionError, ValueError):
                 log.exception("table %s: stored actions do not apply; rebuilding", table.id)
                 return bool(await self.refresh(table, rebuild=True))
@@ -229,7 +275,7 @@ class TableService:
             first = changes.hands[0].number
             records = list(game.match.hands[:first]) + [hand_record_of(h)
                                                          for h in changes.hands]
-            match = await self.think(lambda: Match.resume(
+            match = await self.engine(table, lambda: Match.resume(
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))
             table.game = Game(match, table.names)
@@ -278,27 +324,30 @@ class TableService:
 
     # -- the one path of a move ------------------------------------------------------------
     async def _commit(self, table: Table, seat: int, actions: list[Action]) -> None:
-        """Apply, store, then broadcast and publish (under the table's lock)."""
+        """Apply (in the engine's threads, with the views the messages will need), store,
+        then broadcast and publish (under the table's lock).
+
+        Raises:
+            WebError: ``illegal`` (nothing changed), ``paused`` (the engine ran past its
+                budget: the table is paused), ``stale``, ``storage``.
+        """
         game = table.game
         hand = game.hand_number
-        texts: list[tuple[int, str]] = []
-        event = None
         seen = table.version
+        seats = {seat, *(c.seat for c in table.conns)}
         try:
-            for action in actions:
-                if game.state.actor != seat:
-                    raise IllegalActionError("turn order", "the turn passed mid-plan")
-                event = game.apply(action)
-                texts.append((seat, action.text()))
-            finished = None
-            if game.state.is_over:
-                finished = FinishedHand(hand, game.state.end_reason, game.sheets_stored(),
-                                        game.match.is_over)
+            try:
+                texts, event, finished = await self.engine(table, play_actions, game, seat,
+                                                           actions, seats)
+            except Refused as exc:
+                raise illegal_error(exc.error, game.rules, game.state) from None
             if finished is not None and finished.match_over:
                 table.status = "over"
             at = time.time()
             await self.committer.append(Append(table.id, seen, hand, texts, finished,
                                                table.turn(), at))
+        except WebError:
+            raise  # illegal (nothing changed), or paused (nothing may touch the match)
         except (IllegalActionError, StorageError, Exception) as exc:
             log.warning("table %s: move not stored (%s); catching up with the database",
                         table.id, exc)
@@ -336,20 +385,22 @@ class TableService:
             if not isinstance(version, int) or version <= table.version:
                 return
             actions = message.get("a")
+            if table.paused:
+                return  # it is rebuilt from the database when it goes on
             if message.get("base") == table.version and \
                     message.get("h") == table.game.hand_number and isinstance(actions, list):
                 try:
-                    event = None
-                    seat = table.game.state.actor
-                    for item in actions:
-                        seat = table.game.state.actor
-                        event = table.game.apply(parse_action(item[1]))
+                    seat = int(actions[-1][0]) if actions else table.game.state.actor
+                    event = await self.engine(table, apply_texts, table.game,
+                                              [item[1] for item in actions])
                     table.version = version
                     table.changed_at = float(message.get("at") or time.time())
                     if table.game.match.is_over:
                         table.status = "over"
                     self._after_move(table, seat, event)
                     self.stats["mirrored"] += 1
+                except WebError:
+                    return  # paused
                 except Exception:  # noqa: BLE001 - the database has it right
                     log.warning("table %s: a change from another process did not apply; "
                                 "catching up", table.id)
@@ -365,7 +416,41 @@ class TableService:
         self._kick(table)
 
     def _broadcast(self, table: Table) -> None:
-        broadcast(table.conns, table.payload)
+        """Send every connection its state message: at once when the engine has built what
+        they need (the move's own thread usually has), else from a task that builds it in
+        a worker thread under the table's lock; never while the table is paused."""
+        if table.paused or not table.conns:
+            return
+        if table.game.prepared({c.seat for c in table.conns}):
+            broadcast(table.conns, table.payload)
+            return
+        table.dirty = True
+        if table.sender is None or table.sender.done():
+            table.sender = asyncio.get_running_loop().create_task(self._send_states(table))
+
+    async def _send_states(self, table: Table) -> None:
+        while table.dirty:
+            table.dirty = False
+            async with table.lock:
+                if table.paused:
+                    return
+                try:
+                    await self.engine(table, table.game.prepare,
+                                      {c.seat for c in table.conns})
+                except WebError:
+                    return  # paused: the seats were told
+                broadcast(table.conns, table.payload)
+
+    async def state_of(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The state message of ``seat`` (None: a spectator), its engine part built in a
+        worker thread (call under the table's lock).
+
+        Raises:
+            WebError: ``paused``.
+        """
+        if not table.game.prepared([seat]):
+            await self.engine(table, table.game.prepare, [seat])
+        return table.payload(seat)
 
     def _presence_changed(self, table: Table) -> None:
         self.bus.publish({"k": "presence", "t": table.id,
@@ -396,6 +481,8 @@ class TableService:
         plays the seat until its person comes back (done by the process holding the table's
         lease only)."""
         async with table.lock:
+            if table.paused:
+                return
             if not table.owned or not self.clocks.is_due(table, turn):
                 self.clocks.rearm(table)
                 return
@@ -457,7 +544,7 @@ class TableService:
     # -- bots ------------------------------------------------------------------------------
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing":
+        if state.is_over or not table.owned or table.status != "playing" or table.paused:
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
@@ -478,11 +565,16 @@ class TableService:
                     return
                 bot = table.seats[seat].bot or make_bot(table.seats[seat].level)
                 table.seats[seat].bot = bot
-                view = table.game.view(seat)
                 seen = table.version
+                try:
+                    view = await self.engine(table, table.game.view, seat)
+                except WebError:
+                    return  # paused
             # the bot thinks in a thread, without the lock: the server keeps answering
             try:
-                action = await self.think(bot.choose, view)
+                action = await self.engine(table, bot.choose, view, bot=True)
+            except WebError:
+                return  # paused
             except Exception:
                 log.exception("table %s: bot of seat %d failed; it plays a legal move",
                               table.id, seat)
@@ -490,16 +582,20 @@ class TableService:
             async with table.lock:
                 if table.version != seen or self._bot_seat(table) != seat:
                     continue  # the table moved on (a person took the seat back): look again
-                if not table.game.state.can(action):
-                    log.error("table %s: illegal bot move %s", table.id, action.text())
-                    action = view.legal_actions[0]
                 try:
-                    await self._commit(table, seat, [action])
+                    try:
+                        await self._commit(table, seat, [action])
+                    except WebError as exc:
+                        if exc.code != "illegal":
+                            raise
+                        log.error("table %s: illegal bot move %s", table.id, action.text())
+                        await self._commit(table, seat, [view.legal_actions[0]])
                     self.stats["bot_moves"] += 1
                 except WebError as exc:
                     if exc.code == "stale":
                         continue
-                    log.error("table %s: bot move refused: %s", table.id, exc.message)
+                    if exc.code != "paused":
+                        log.error("table %s: bot move refused: %s", table.id, exc.message)
                     return
 
     # -- new tables ------------------------------------------------------------------------

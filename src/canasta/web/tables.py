@@ -19,7 +19,7 @@ from typing import Any
 
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
-from canasta.core.state import IllegalActionError, Phase
+from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.assist import AssistedService
 from canasta.web.connections import Connection
@@ -145,6 +145,8 @@ class TableManager(AssistedService):
         names = [s.name for s in seats]
         try:
             game = await self.think(Game.new, rules, players, team_size, names)
+        except WebError:
+            raise  # the deal ran past the engine's budget
         except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
             raise bad(f"these rules cannot deal a hand: {exc}") from None
         data = TableData(table_id or secrets.token_urlsafe(9), variant, options, players,
@@ -158,11 +160,12 @@ class TableManager(AssistedService):
         """The state message of the seat of ``token`` (None: a spectator's)."""
         table = await self.get(table_id)
         async with table.lock:
-            return table.payload(None if token in (None, "") else table.seat_of(token))
+            return await self.state_of(table, None if token in (None, "")
+                                       else table.seat_of(token))
 
     async def payload_of(self, table: Table, seat: int | None) -> dict[str, Any]:
         async with table.lock:
-            return table.payload(seat)
+            return await self.state_of(table, seat)
 
     async def act(self, table_id: str, token: Any, version: Any,
                   action: Action) -> dict[str, Any]:
@@ -179,12 +182,8 @@ class TableManager(AssistedService):
             self._check_version(table, version)
             self._check_turn(table, seat)
             self._check_cap(table, [action])
-            try:
-                table.game.state.verify(action)
-            except IllegalActionError as exc:
-                raise illegal_error(exc, table.game.rules, table.game.state) from None
-            await self._commit(table, seat, [action])
-            return table.payload(seat)
+            await self._commit(table, seat, [action])  # refused there when illegal
+            return await self.state_of(table, seat)
 
     async def go_out(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Play the engine's going-out plan for the seat of ``token`` (melds, lay-offs and the
@@ -196,12 +195,12 @@ class TableManager(AssistedService):
             self._check_version(table, version)
             self._check_turn(table, seat)
             state = table.game.state
-            plan = state.going_out_plan() if state.phase is Phase.PLAY else None
+            plan = await self.engine(table, table.game.go_out_plan)
             if not plan:
                 raise illegal_error(IllegalActionError("going out", "you cannot go out now"),
                                     table.game.rules, state)
             await self._commit(table, seat, plan)
-            return table.payload(seat)
+            return await self.state_of(table, seat)
 
     async def next_hand(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Deal the next hand (any seated person may, once the hand is scored)."""
@@ -219,9 +218,11 @@ class TableManager(AssistedService):
             try:
                 # Match deals (the next dealer, a shuffle from the table's secret seed,
                 # misdeals dealt again), in a thread
-                hand = await self.think(game.next_hand)
+                hand = await self.engine(table, game.next_hand)
                 at = time.time()
                 await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
+            except WebError:
+                raise  # paused
             except Exception as exc:
                 log.warning("table %s: new hand not stored (%s)", table.id, exc)
                 with contextlib.suppress(Exception):
@@ -238,7 +239,7 @@ class TableManager(AssistedService):
             if me.away:  # dealing is a sign of life: the person plays their seat again
                 await self._set_controller(table, me, "human", me.level)
             self._changed(table)
-            return table.payload(seat)
+            return await self.state_of(table, seat)
 
     # -- the lobby -------------------------------------------------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
