@@ -187,11 +187,18 @@ def generate(spec: GameSpec, games: int, out: Path, *, first: int = 0, shard: in
     out.mkdir(parents=True, exist_ok=True)
     chunks = list(_chunks(first, games, shard))
     paths = [out / f"shard-{c[0]:05d}.npz" for c in chunks]
+    # written first, so that the shards of a run stopped early can still be trained on
+    (out / "meta.json").write_text(json.dumps({
+        "variant": spec.variant, "players": spec.players, "seed": spec.seed,
+        "bots": list(spec.bots), "eps": list(spec.eps), "sample": spec.sample,
+        "max_hands": spec.max_hands, "first": first, "games": games,
+        "features": feature_names(spec.players), "command": sys.argv,
+    }, indent=1) + "\n")
     start = time.perf_counter()
 
     def write(i: int, rows: Rows) -> None:
-        np.savez_compressed(paths[i], seeds=np.array([game_seed(spec.seed, g)
-                                                      for g in chunks[i]]), **rows)
+        arrays = dict(rows, seeds=np.array([game_seed(spec.seed, g) for g in chunks[i]]))
+        np.savez_compressed(paths[i], **arrays)  # type: ignore[arg-type]
         if progress:
             print(f"shard {i + 1}/{len(chunks)}: {len(rows['diff'])} rows, "
                   f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
@@ -217,12 +224,6 @@ def generate(spec: GameSpec, games: int, out: Path, *, first: int = 0, shard: in
     else:
         for i, c in enumerate(chunks):
             write(i, play_games(spec, c))
-    (out / "meta.json").write_text(json.dumps({
-        "variant": spec.variant, "players": spec.players, "seed": spec.seed,
-        "bots": list(spec.bots), "eps": list(spec.eps), "sample": spec.sample,
-        "max_hands": spec.max_hands, "first": first, "games": games,
-        "features": feature_names(spec.players), "command": sys.argv,
-    }, indent=1) + "\n")
     return paths
 
 

@@ -21,7 +21,8 @@ and prints, on the held-out rows, the mean squared error (and its root, in point
 the training mean; ``evaluate`` scaled by its best linear fit ``a * evaluate + b`` on the
 training rows (to be fair to a function that was never meant to be in points of the final
 score), and on the held-out rows themselves (the best any rescaling of it can do); ridge; the
-MLP. The written model is ``--model`` (``mlp`` by default) and the win head. The file keeps
+MLP. The written model is ``--model``: by default (``auto``) the MLP where its error on the
+validation games is below ridge's, else ridge; and the win head. The file keeps
 the models of other pairs it already holds (``--out`` is updated, not replaced).
 """
 
@@ -39,6 +40,10 @@ import numpy.typing as npt
 
 from canasta.bots.learn.features import feature_count
 from canasta.bots.learn.model import WEIGHTS, Model, load_models, save_models
+
+#: The models ``--model`` chooses from: ``auto`` ships the MLP where it beats ridge on the
+#: validation games (never on the held-out ones, which only measure).
+MODELS = ("auto", "mlp", "ridge")
 
 __all__ = ["load_shards", "split_by_game", "fit_ridge", "fit_mlp", "fit_logistic",
            "train_pair", "main"]
@@ -96,7 +101,7 @@ def fit_ridge(z: Array, y: Array, alpha: float) -> tuple[Array, float]:
     """Weights and intercept of ridge regression of ``y`` on standardised ``z``."""
     ym = float(y.mean())
     a = z.T @ z + alpha * len(z) * np.eye(z.shape[1])
-    w = np.linalg.solve(a, z.T @ (y - ym))
+    w = np.asarray(np.linalg.solve(a, z.T @ (y - ym)), dtype=np.float64)
     return w, ym
 
 
@@ -146,8 +151,8 @@ def fit_mlp(z: Array, y: Array, zv: Array, yv: Array, *, hidden: int, epochs: in
             stale += 1
             if stale >= 4:
                 break
-    p = best[1]
-    return p[0], p[1], p[2], p[3], float(p[4])
+    q = best[1]
+    return q[0], q[1], q[2], q[3], float(q[4])
 
 
 def fit_logistic(z: Array, y: Array, alpha: float, steps: int = 12) -> tuple[Array, float]:
@@ -175,9 +180,9 @@ def _logloss(p: Array, y: Array) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def train_pair(rows: dict[str, npt.NDArray[np.generic]], *, hidden: int = 64, epochs: int = 30,
-               lr: float = 1e-3, decay: float = 1e-4, alpha: float = 1e-3, seed: int = 0,
-               model: str = "mlp", log: bool = False) -> tuple[Model, list[tuple[str, float]],
+def train_pair(rows: dict[str, npt.NDArray[np.generic]], *, hidden: int = 32, epochs: int = 30,
+               lr: float = 2e-4, decay: float = 1e-3, alpha: float = 1e-3, seed: int = 0,
+               model: str = "auto", log: bool = False) -> tuple[Model, list[tuple[str, float]],
                                                                list[tuple[str, float]]]:
     """Fit one pair's models (module docstring): the chosen model, the held-out losses
     (name, mse) of the hand-score difference, and (name, log loss) of the match-win head.
@@ -185,8 +190,8 @@ def train_pair(rows: dict[str, npt.NDArray[np.generic]], *, hidden: int = 64, ep
     Raises:
         ValueError: ``model`` not ``mlp`` or ``ridge``, or too few games to split.
     """
-    if model not in ("mlp", "ridge"):
-        raise ValueError(f"model: mlp or ridge, not {model!r}")
+    if model not in MODELS:
+        raise ValueError(f"model: one of {', '.join(MODELS)}, not {model!r}")
     x = rows["x"].astype(np.float64)
     y = rows["diff"].astype(np.float64)
     win = rows["win"].astype(np.float64)
@@ -212,15 +217,21 @@ def train_pair(rows: dict[str, npt.NDArray[np.generic]], *, hidden: int = 64, ep
     empty_w1, empty_b1, empty_w2 = np.zeros((x.shape[1], 0)), np.zeros(0), np.zeros(0)
     chosen = Model(mean, scale, empty_w1, empty_b1, empty_w2, wl, b0, y_scale,
                    np.zeros(0), 0.0)
-    if model == "mlp":
-        # early stopping on a tenth of the training games
+    if model != "ridge":
+        # early stopping on a tenth of the training games, and the choice of ``auto``
         sub_tr, sub_va = split_by_game(games[tr], 0.1, seed + 1)
         ztr, ytr = z[tr], ys[tr]
         w1, b1, w2, wl2, bb = fit_mlp(ztr[sub_tr], ytr[sub_tr], ztr[sub_va], ytr[sub_va],
                                       hidden=hidden, epochs=epochs, lr=lr, decay=decay,
                                       batch=256, seed=seed, init=(wl, b0), log=log)
-        chosen = Model(mean, scale, w1, b1, w2, wl2, bb, y_scale, np.zeros(0), 0.0)
-        losses.append((f"mlp ({hidden} hidden)", _mse(chosen.predict(x[te]), y[te])))
+        mlp = Model(mean, scale, w1, b1, w2, wl2, bb, y_scale, np.zeros(0), 0.0)
+        losses.append((f"mlp ({hidden} hidden)", _mse(mlp.predict(x[te]), y[te])))
+        # ridge on the same rows as the MLP, so that neither has seen the validation games
+        wv, bv = fit_ridge(ztr[sub_tr], ytr[sub_tr], alpha)
+        ridge_err = _mse(ztr[sub_va] @ wv + bv, ytr[sub_va])
+        mlp_err = _mse(mlp.predict(x[tr][sub_va]) / y_scale, ytr[sub_va])
+        if model == "mlp" or mlp_err < ridge_err:
+            chosen = mlp
     ww, bw = fit_logistic(z[tr], win[tr], alpha)
     chosen.ww, chosen.bw = ww, bw
     p = chosen.predict_win(x[te])
@@ -234,10 +245,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 description="Fit the learned value on self-play shards.")
     p.add_argument("dirs", nargs="+", type=Path, help="selfplay output directories")
     p.add_argument("--out", type=Path, default=WEIGHTS, help="weights file to update")
-    p.add_argument("--model", default="mlp", choices=("mlp", "ridge"))
-    p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--model", default="auto", choices=MODELS)
+    p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--lr", type=float, default=2e-4)
+    p.add_argument("--decay", type=float, default=1e-3, help="the MLP's L2 penalty")
     p.add_argument("--alpha", type=float, default=1e-3, help="ridge / logistic L2 penalty")
     p.add_argument("--split-seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="print the losses, write nothing")
@@ -253,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         try:
             model, losses, wins = train_pair(rows, hidden=a.hidden, epochs=a.epochs, lr=a.lr,
+                                             decay=a.decay,
                                              alpha=a.alpha, seed=a.split_seed, model=a.model,
                                              log=a.log)
         except ValueError as exc:
@@ -265,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {'hand-score difference, held out':52} {'mse':>11} {'rmse':>7} {'R2':>6}")
         for name, mse in losses:
             print(f"  {name:52} {mse:11.0f} {np.sqrt(mse):7.1f} {1 - mse / var:6.3f}")
+        kind = f"mlp, {model.W1.shape[1]} hidden" if model.W1.shape[1] else "ridge"
+        print(f"  shipped: {kind}")
         print(f"  {'match won, held out':52} {'log loss':>11}")
         for name, loss in wins:
             print(f"  {name:52} {loss:11.4f}")
