@@ -25,14 +25,30 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import Protocol
 
 from canasta.core.actions import Action, Draw
 from canasta.core.state import State
 
-if TYPE_CHECKING:
-    from canasta.sim.duplicate import PairResult
+
+class _Play(Protocol):
+    @property
+    def luck(self) -> tuple[float, ...]: ...
+
+
+class _Pair(Protocol):
+    """What :func:`control_variate` reads of a deal pair (a
+    :class:`~canasta.sim.duplicate.PairResult`; duplicate imports this module)."""
+
+    @property
+    def diff(self) -> Fraction: ...
+    @property
+    def luck(self) -> float: ...
+    @property
+    def plays(self) -> Sequence[_Play]: ...
 
 __all__ = ["LuckMeter", "ControlVariate", "control_variate", "pairs_needed"]
 
@@ -124,7 +140,7 @@ def _rate(diffs: list[float]) -> float:
     return sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs) / len(diffs)
 
 
-def control_variate(pairs: list[PairResult]) -> ControlVariate:
+def control_variate(pairs: Sequence[_Pair]) -> ControlVariate:
     """The statistics of :class:`ControlVariate` for deal pairs played with ``luck``.
 
     Raises:
