@@ -18,7 +18,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from canasta import load_preset  # noqa: E402
 from canasta.bots import make_bot  # noqa: E402
-from canasta.bots.expert import evaluate  # noqa: E402
+from canasta.bots.expert import Arm, ExpertBot, SearchResult, evaluate  # noqa: E402
 from canasta.bots.learn import selfplay, train  # noqa: E402
 from canasta.bots.learn.features import (  # noqa: E402
     FeatureError,
@@ -29,6 +29,8 @@ from canasta.bots.learn.features import (  # noqa: E402
 )
 from canasta.bots.learn.model import WEIGHTS, WeightsError, load_models, save_models  # noqa: E402
 from canasta.bots.learn.value import model_for, value, value_batch, win_chance  # noqa: E402
+from canasta.core.actions import Action, Meld, Retract  # noqa: E402
+from canasta.core.data import Phase  # noqa: E402
 from canasta.core.match import Match  # noqa: E402
 from canasta.core.state import State  # noqa: E402
 
@@ -210,3 +212,41 @@ def test_expert_with_the_learned_value_plays_legal_moves() -> None:
         state.apply(action)
     with pytest.raises(ValueError, match="value"):
         make_bot("expert:value=oracle", 1)
+
+
+def _short_opening() -> tuple[State, Meld]:
+    """A state where the seat to play can lay down a meld short of its opening minimum
+    (which it may then retract), from hands played by ``hard``."""
+    for seed in range(200):
+        for state in _states(seed, 200):
+            if state.phase is not Phase.PLAY or state.opened[state.team_of[state.actor]]:
+                continue
+            for a in state.legal_actions():
+                if isinstance(a, Meld):
+                    after = state.clone()
+                    after.apply(a)
+                    if any(isinstance(b, Retract) for b in after.legal_actions()):
+                        return state, a
+    raise AssertionError("no short opening found")
+
+
+def test_the_expert_does_not_meld_again_what_it_retracted_this_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop seen in deal 0 of seed 2 (international, 4 experts with the learned value):
+    meld Qh Qc 2s, retract, meld Qh Qc 2s, ... until the hand's action limit."""
+    state, meld = _short_opening()
+    bot = make_bot("expert:iterations=1", 3)
+    assert isinstance(bot, ExpertBot)
+    wanted: list[Action] = []
+    monkeypatch.setattr(bot.searcher, "search", lambda view, seed, **kw: SearchResult(
+        [Arm(wanted[0], [0.0], [0.0])], 1, 0.0))
+    wanted[:] = [meld]
+    assert bot.choose(state.view(state.actor)) == meld  # before any retract: played
+    state.apply(meld)
+    retract = next(a for a in state.legal_actions() if isinstance(a, Retract))
+    wanted[:] = [retract]
+    assert bot.choose(state.view(state.actor)) == retract
+    state.apply(retract)
+    wanted[:] = [meld]
+    again = bot.choose(state.view(state.actor))
+    assert again in state.legal_actions() and not isinstance(again, (Meld, Retract))

@@ -501,6 +501,7 @@ class ExpertBot:
                                  learned_leaf() if value == "learned" else evaluate_leaf)
         self.confidence = confidence
         self.last: SearchResult | None = None
+        self._retracted: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations else \
@@ -515,7 +516,19 @@ class ExpertBot:
             return legal[0]
         self.last = self.searcher.search(view, seed, time=self.time,
                                          iterations=self.iterations)
-        return self.last.best(self.confidence).action
+        chosen = self.last.best(self.confidence).action
+        # After retracting a short opening, melding towards it again in the same turn can
+        # only be retracted again: a search that likes the meld would loop for ever (meld,
+        # retract, meld, ...). The turn is known by its player and the stock, which no move
+        # of a turn changes after its draw.
+        turn = (view.current, view.stock_size)
+        if isinstance(chosen, Meld) and self._retracted == turn and not view.opened[view.team]:
+            others = [a for a in legal if not isinstance(a, (Meld, Retract))]
+            if others:
+                chosen = max(others, key=lambda a: prior(view, a))
+        if isinstance(chosen, Retract):
+            self._retracted = turn
+        return chosen
 
 
 def make_expert(seed: int | None = None, *, time: float | None = None,

@@ -8,8 +8,10 @@ Each *game* is one match of ``--bots`` (default ``hard`` for every seat) from th
 each game draws a rate ``eps`` from ``--eps`` (default 0, 0.05, 0.1) and every decision is a
 uniformly random legal move with that chance. States are sampled at the start of a turn (the
 draw), the point where the expert's playouts are cut and valued, each with chance
-``--sample``; each sampled state gives two rows, one seen from the seat to play and one from
-the next seat (an opponent), so the value learns both sides of the table.
+``--sample``, and with ``--after-draw`` just after a draw from the stock (the states the luck
+of the draws is measured on, :mod:`canasta.sim.luck`); each sampled state gives two rows,
+one seen from the seat to play and one from the next seat (an opponent), so the value learns
+both sides of the table.
 
 Per row: the features of the FULL state (:func:`canasta.bots.learn.features.extract`: every
 hand visible, as in the search's sampled deals), and the targets
@@ -47,9 +49,11 @@ import numpy.typing as npt
 from canasta.bots import make_bot
 from canasta.bots.expert import evaluate
 from canasta.bots.learn.features import extract, feature_count, feature_names
+from canasta.core.actions import Draw
 from canasta.core.data import Phase
 from canasta.core.match import Match
 from canasta.core.rules import Rules, load_preset
+from canasta.core.state import State
 
 __all__ = ["GameSpec", "game_seed", "play_game", "generate", "main"]
 
@@ -74,6 +78,7 @@ class GameSpec:
     eps: tuple[float, ...] = (0.0, 0.05, 0.1)
     sample: float = 0.35
     max_hands: int = 12
+    after_draw: float = 0.0
     max_actions: int = 20_000
 
     @property
@@ -98,9 +103,15 @@ def play_game(spec: GameSpec, game: int) -> Rows:
     bots = [make_bot(spec.bots[s % len(spec.bots)], seed * 64 + s) for s in range(spec.players)]
     feats: list[npt.NDArray[np.float64]] = []
     meta: list[tuple[int, int, int, int, float]] = []  # hand, turn, seat, team, evaluate
-    hand_of_row: list[int] = []
     hand_diffs: list[list[float]] = []  # per hand, per team
     hands = 0
+
+    def take(state: State) -> None:
+        for seat in (state.actor, (state.actor + 1) % spec.players):
+            team = state.team_of[seat]
+            feats.append(extract(state, seat))
+            meta.append((hands, state.turn, seat, team, evaluate(state, team)))
+
     while True:
         state = match.state
         for s, bot in enumerate(bots):
@@ -116,11 +127,7 @@ def play_game(spec: GameSpec, game: int) -> Rows:
             if state.phase is Phase.DRAW and state.turn != last_turn:
                 last_turn = state.turn
                 if rng.random() < spec.sample:
-                    for seat in (state.actor, (state.actor + 1) % spec.players):
-                        team = state.team_of[seat]
-                        feats.append(extract(state, seat))
-                        meta.append((hands, state.turn, seat, team, evaluate(state, team)))
-                        hand_of_row.append(hands)
+                    take(state)
             actor = state.actor
             view = state.view(actor)
             legal = view.legal_actions
@@ -130,6 +137,9 @@ def play_game(spec: GameSpec, game: int) -> Rows:
                 action = bots[actor].choose(view)
             state.apply(action)
             n += 1
+            if spec.after_draw and isinstance(action, Draw) and not state.is_over and \
+                    rng.random() < spec.after_draw:
+                take(state)
         sheets = match.finish_hand()
         totals = [0.0] * len(match.teams)
         for sheet in sheets:
@@ -191,7 +201,7 @@ def generate(spec: GameSpec, games: int, out: Path, *, first: int = 0, shard: in
     (out / "meta.json").write_text(json.dumps({
         "variant": spec.variant, "players": spec.players, "seed": spec.seed,
         "bots": list(spec.bots), "eps": list(spec.eps), "sample": spec.sample,
-        "max_hands": spec.max_hands, "first": first, "games": games,
+        "max_hands": spec.max_hands, "after_draw": spec.after_draw, "first": first, "games": games,
         "features": feature_names(spec.players), "command": sys.argv,
     }, indent=1) + "\n")
     start = time.perf_counter()
@@ -241,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="chances of a random move, one drawn per game")
     p.add_argument("--sample", type=float, default=0.35,
                    help="chance that a turn's start is sampled")
+    p.add_argument("--after-draw", type=float, default=0.0,
+                   help="chance that the state just after a draw from the stock is sampled")
     p.add_argument("--max-hands", type=int, default=12)
     p.add_argument("--shard", type=int, default=50, help="games per shard")
     p.add_argument("--workers", type=int, default=1)
@@ -250,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     from canasta.bots import split_specs
     spec = GameSpec(a.variant, a.players, a.seed, tuple(split_specs(a.bots)),
-                    tuple(float(e) for e in a.eps.split(",")), a.sample, a.max_hands)
+                    tuple(float(e) for e in a.eps.split(",")), a.sample, a.max_hands,
+                    a.after_draw)
     try:
         paths = generate(spec, a.games, a.out, first=a.first, shard=a.shard,
                          workers=a.workers, ray=a.ray, progress=a.progress)
