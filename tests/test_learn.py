@@ -250,3 +250,29 @@ def test_the_expert_does_not_meld_again_what_it_retracted_this_turn(
     wanted[:] = [meld]
     again = bot.choose(state.view(state.actor))
     assert again in state.legal_actions() and not isinstance(again, (Meld, Retract))
+
+
+def test_branch_rows_share_a_root_and_train_jointly(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from canasta.bots.learn import branches
+
+    out = tmp_path / "br"
+    assert branches.main(["--games", "4", "--shard", "2", "--sample", "0.3", "--seed", "5",
+                          "--out", str(out)]) == 0
+    rows = train.load_shards([out])["international-4" + train.BRANCHES]
+    roots, counts = np.unique(rows["root"], return_counts=True)
+    assert len(roots) >= 3 and counts.max() > 1  # several candidates from one decision
+    assert rows["x"].shape == (len(rows["diff"]), feature_count(4))
+    model, table = train.train_branches(rows)
+    assert [name for name, _, _ in table][0].startswith("evaluate")
+    assert all(math.isfinite(a) and math.isfinite(b) for _, a, b in table)
+    assert np.isfinite(model.predict(rows["x"].astype(np.float64))).all()
+    # the differences within a decision are fitted: centring the rows of each root gives
+    # zero mean differences
+    dz, dy = train._within(rows["root"].astype(np.int64), rows["x"].astype(np.float64),
+                           rows["diff"].astype(np.float64))
+    assert abs(dy.sum()) < 1e-3 and np.allclose(dz.sum(axis=0), 0, atol=1e-6)
+    weights = tmp_path / "w.npz"
+    assert train.main([str(out), "--out", str(weights)]) == 0
+    assert "rmse differences" in capsys.readouterr().out
+    assert set(load_models(weights)) == {"international-4"}

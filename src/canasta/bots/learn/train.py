@@ -65,6 +65,8 @@ def load_shards(dirs: Sequence[Path]) -> dict[str, dict[str, npt.NDArray[np.gene
             raise ValueError(f"{d}: no meta.json (not a selfplay output directory)")
         meta = json.loads(meta_path.read_text())
         key = f"{meta['variant']}-{meta['players']}"
+        if meta.get("kind") == "branches":
+            key += BRANCHES
         shards = sorted(d.glob("shard-*.npz"))
         if not shards:
             raise ValueError(f"{d}: no shard-*.npz files")
@@ -78,6 +80,79 @@ def load_shards(dirs: Sequence[Path]) -> dict[str, dict[str, npt.NDArray[np.gene
             pools.setdefault(key, []).append(rows)
     return {key: {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
             for key, parts in pools.items()}
+
+
+#: Suffix of a pool of branch rows (:mod:`canasta.bots.learn.branches`).
+BRANCHES = "/branches"
+
+
+def _within(groups: npt.NDArray[np.int64], *cols: Array) -> list[Array]:
+    """Each column less its mean over the rows of the same group (the root of a decision)."""
+    _, inv = np.unique(groups, return_inverse=True)
+    counts = np.bincount(inv).astype(np.float64)
+    out = []
+    for c in cols:
+        if c.ndim == 1:
+            means = np.bincount(inv, weights=c) / counts
+            out.append(c - means[inv])
+        else:
+            sums = np.zeros((len(counts), c.shape[1]))
+            np.add.at(sums, inv, c)
+            out.append(c - (sums / counts[:, None])[inv])
+    return out
+
+
+def fit_joint(z: Array, y: Array, groups: npt.NDArray[np.int64], alpha: float,
+              paired: float) -> tuple[Array, float]:
+    """Ridge on the levels of ``y`` and, weighted ``paired``, on its differences within each
+    group (``Σ (y - z w - b)² + paired Σ (Δy - Δz w)² + alpha n |w|²``)."""
+    ym = float(y.mean())
+    zc = z - z.mean(axis=0)
+    dz, dy = _within(groups, z, y)
+    a = zc.T @ zc + paired * (dz.T @ dz) + alpha * len(z) * np.eye(z.shape[1])
+    w = np.asarray(np.linalg.solve(a, zc.T @ (y - ym) + paired * (dz.T @ dy)),
+                   dtype=np.float64)
+    return w, ym - float(z.mean(axis=0) @ w)
+
+
+def train_branches(rows: dict[str, npt.NDArray[np.generic]], *, alpha: float = 1e-3,
+                   paired: float = 4.0, seed: int = 0, compare: Model | None = None
+                   ) -> tuple[Model, list[tuple[str, float, float]]]:
+    """Fit a pool of branch rows with :func:`fit_joint`; the model and, on the held-out
+    games, (name, mse of the levels, mse of the differences within a decision) for the
+    hand-written ``evaluate`` (best linear fit on the training rows), ``compare`` (the
+    model of played positions, when given), ridge on the levels alone, and the joint fit.
+
+    Raises:
+        ValueError: too few games to split.
+    """
+    x = rows["x"].astype(np.float64)
+    y = rows["diff"].astype(np.float64)
+    ev = rows["evaluate"].astype(np.float64)
+    games = rows["game"].astype(np.int64)
+    root = rows["root"].astype(np.int64)
+    if len(np.unique(games)) < 3:
+        raise ValueError(f"{len(np.unique(games))} games: at least 3 are needed to split")
+    tr, te = split_by_game(games, 0.2, seed)
+    mean, scale = _standardise(x[tr])
+    z = (x - mean) / scale
+    y_scale = float(y[tr].std()) or 1.0
+
+    def both(pred: Array) -> tuple[float, float]:
+        dp, dy = _within(root[te], pred, y[te])
+        return _mse(pred, y[te]), _mse(dp, dy)
+
+    a, b = np.polyfit(ev[tr], y[tr], 1)
+    out = [("evaluate, fit on training", *both(a * ev[te] + b))]
+    if compare is not None:
+        out.append(("the model of played positions", *both(compare.predict(x[te]))))
+    empty = (np.zeros((x.shape[1], 0)), np.zeros(0), np.zeros(0))
+    w0, b0 = fit_ridge(z[tr], y[tr] / y_scale, alpha)
+    out.append(("ridge on the levels", *both((z[te] @ w0 + b0) * y_scale)))
+    w, b1 = fit_joint(z[tr], y[tr] / y_scale, root[tr], alpha, paired)
+    model = Model(mean, scale, *empty, w, b1, y_scale, np.zeros(0), 0.0)
+    out.append((f"joint ridge, differences weighted {paired:g}", *both(model.predict(x[te]))))
+    return model, out
 
 
 def split_by_game(games: npt.NDArray[np.int64], held: float, seed: int
@@ -252,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--decay", type=float, default=1e-3, help="the MLP's L2 penalty")
     p.add_argument("--alpha", type=float, default=1e-3, help="ridge / logistic L2 penalty")
     p.add_argument("--split-seed", type=int, default=0)
+    p.add_argument("--paired", type=float, default=4.0,
+                   help="weight of the branch differences in the joint fit")
     p.add_argument("--dry-run", action="store_true", help="print the losses, write nothing")
     p.add_argument("--log", action="store_true", help="the MLP's validation error per epoch")
     a = p.parse_args(argv)
@@ -262,6 +339,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     models = load_models(a.out) if a.out.is_file() else {}
     for key, rows in sorted(pools.items()):
+        if key.endswith(BRANCHES):
+            base = key.removesuffix(BRANCHES)
+            try:
+                model, table = train_branches(rows, alpha=a.alpha, paired=a.paired,
+                                              seed=a.split_seed, compare=models.get(base))
+            except ValueError as exc:
+                print(f"train: {key}: {exc}", file=sys.stderr)
+                return 2
+            print(f"{key}: {len(rows['diff'])} leaf rows of {len(np.unique(rows['root']))} "
+                  f"decisions in {len(np.unique(rows['game']))} hands, 20% held out")
+            print(f"  {'held out':46} {'rmse levels':>12} {'rmse differences':>17}")
+            for name, lv, df in table:
+                print(f"  {name:46} {np.sqrt(lv):12.1f} {np.sqrt(df):17.1f}")
+            old = models.get(base)
+            if old is not None and old.has_win:
+                # the positions' match-win head, rewritten for this model's standardisation
+                model.ww = old.ww * model.scale / old.scale
+                model.bw = old.bw + float(old.ww @ ((model.mean - old.mean) / old.scale))
+            models[base] = model
+            continue
         start = time.perf_counter()
         try:
             model, losses, wins = train_pair(rows, hidden=a.hidden, epochs=a.epochs, lr=a.lr,

@@ -100,7 +100,8 @@ def value_batch(states: Sequence[State], seats: Sequence[int]) -> npt.NDArray[np
             out[i] = _exact(s, s.team_of[seats[i]])
     if live:
         first = states[live[0]]
-        if any(states[i].rules != first.rules for i in live):
+        rules = first.rules
+        if any(states[i].rules is not rules and states[i].rules != rules for i in live):
             raise ValueError("states of different rule sets in one batch")
         x = extract_many([states[i] for i in live], [seats[i] for i in live])
         out[live] = _model(first).predict(x)
