@@ -257,7 +257,7 @@ def test_branch_rows_share_a_root_and_train_jointly(tmp_path: Path,
     from canasta.bots.learn import branches
 
     out = tmp_path / "br"
-    assert branches.main(["--games", "4", "--shard", "2", "--sample", "0.3", "--seed", "5",
+    assert branches.main(["--games", "3", "--shard", "2", "--sample", "0.15", "--seed", "5",
                           "--out", str(out)]) == 0
     rows = train.load_shards([out])["international-4" + train.BRANCHES]
     roots, counts = np.unique(rows["root"], return_counts=True)
