@@ -18,6 +18,7 @@ from canasta.bots.expert import (
     DEFAULT_DEPTH,
     DEFAULT_PLAYOUT,
     DEFAULT_WIDTH,
+    VALUES,
 )
 from canasta.bots.hints import DEFAULT_BUDGET, Reason, Suggestion
 from canasta.bots.registry import (
@@ -93,6 +94,7 @@ register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (
     Param("width", int, DEFAULT_WIDTH, 1, 100),
     Param("confidence", float, DEFAULT_CONFIDENCE, 0.0, 10.0),
     Param("baseline", str, ""),
+    Param("value", str, "evaluate", choices=VALUES),
 ))
 # OpenSpiel's ISMCTS (canasta.env.ismcts, the `openspiel` extra): by name, so that listing the
 # bots never imports pyspiel.

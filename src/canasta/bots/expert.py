@@ -77,6 +77,11 @@ class Policy(Protocol):
 
 #: Builds the playout policy of one seat from a seed (``lambda seed: make_bot("greedy", seed)``).
 PolicyFactory = Callable[[int], Policy]
+#: Values a playout's last state for a seat's side, in points (``leaf(state, seat)``).
+Leaf = Callable[[State, int], float]
+#: The leaf values by name (the ``value`` parameter): ``evaluate`` (hand-written, below) or
+#: ``learned`` (:mod:`canasta.bots.learn`, where numpy and a model for the rules exist).
+VALUES = ("evaluate", "learned")
 
 #: The playout policy by default (a bot spec of :mod:`canasta.bots.registry`).
 DEFAULT_PLAYOUT = "hard"
@@ -121,6 +126,28 @@ def evaluate(state: State, team: int) -> float:
     mine = totals[team]
     others = [v for t, v in enumerate(totals) if t != team]
     return float(mine - max(others)) if others else float(mine)
+
+
+def evaluate_leaf(state: State, seat: int) -> float:
+    """:func:`evaluate` for ``seat``'s side (the :data:`Leaf` form)."""
+    return evaluate(state, state.team_of[seat])
+
+
+def learned_leaf() -> Leaf:
+    """The learned value (:func:`canasta.bots.learn.value.value`) as a :data:`Leaf`, with
+    :func:`evaluate` where it has no model (a rule set or player count not trained) and
+    where numpy is not installed."""
+    try:
+        from canasta.bots.learn.value import model_for, value
+    except ImportError:  # numpy absent: the hand-written evaluation
+        return evaluate_leaf
+
+    def leaf(state: State, seat: int) -> float:
+        if state.is_over or model_for(state.rules, state.players) is None:
+            return evaluate_leaf(state, seat)
+        return value(state, seat)
+
+    return leaf
 
 
 def team_value(state: State, team: int) -> float:
@@ -311,12 +338,14 @@ class Searcher:
             of the hand).
         width: most candidates searched.
         z: elimination threshold, in standard errors of the paired difference.
+        leaf: values a playout's last state (default :func:`evaluate_leaf`).
     """
 
     def __init__(self, policy: PolicyFactory, depth: int = DEFAULT_DEPTH,
                  width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z,
-                 baseline: PolicyFactory | None = None) -> None:
+                 baseline: PolicyFactory | None = None, leaf: Leaf | None = None) -> None:
         self.policy = policy
+        self.leaf = leaf or evaluate_leaf
         self.baseline = baseline or policy
         self.depth = depth
         self.width = width
@@ -355,7 +384,8 @@ class Searcher:
             for arm in arms:
                 if not arm.alive:
                     continue
-                out.append((arm, self.playout(sample, arm.action, view.team, deal_seed)))
+                out.append((arm, self.playout(sample, arm.action, view.team, deal_seed,
+                                                      view.seat)))
                 if rounds and _time.perf_counter() > deadline:
                     expired = True  # a round cut short is dropped: arms compare on equal deals
                     break
@@ -395,9 +425,13 @@ class Searcher:
             if mean + self.z * se < 0 or base_mean + self.z * base_se <= 0:
                 arm.alive = False
 
-    def playout(self, sample: State, action: Action, team: int, seed: int) -> float:
+    def playout(self, sample: State, action: Action, team: int, seed: int,
+                seat: int | None = None) -> float:
         """Play ``action`` on a copy of ``sample``, then the policy for every seat for
-        ``depth`` turns (or to the end of the hand); the value for ``team``."""
+        ``depth`` turns (or to the end of the hand); the value for ``team`` (by
+        :attr:`leaf`, seen from ``seat``: by default the team's first seat)."""
+        if seat is None:
+            seat = sample.teams[team][0]
         s = sample.clone()
         # The cut is at a fixed turn counted from the decision, not from after the action: a
         # discard ends the turn and a meld does not, and both must be valued at the same
@@ -408,7 +442,7 @@ class Searcher:
         except IllegalActionError:
             # Legal in the view but not on this deal (a rule reading a card the seat cannot
             # see): the move is valued as not played here.
-            return evaluate(s, team)
+            return self.leaf(s, seat)
         bots = [self.policy(seed + 7919 * p) for p in range(s.players)]
         for _ in range(MAX_PLAYOUT_ACTIONS):
             if s.is_over or (self.depth and s.turn >= last):
@@ -419,7 +453,7 @@ class Searcher:
                 s.apply(move)
             except IllegalActionError:
                 s.apply(s.legal_actions()[0])  # a policy's slip must not end the search
-        return evaluate(s, team)
+        return self.leaf(s, seat)
 
 
 class ExpertBot:
@@ -437,6 +471,7 @@ class ExpertBot:
         confidence: see :meth:`SearchResult.best`.
         playout: the playout policy's name, for ``repr`` and records.
         baseline: the baseline bot's factory (default: ``policy``), see :class:`Searcher`.
+        value: the leaf value's name, one of :data:`VALUES`.
 
     Raises:
         ValueError: a budget that is not positive.
@@ -448,7 +483,9 @@ class ExpertBot:
                  time: float | None = None, iterations: int | None = None,
                  depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, z: float = DEFAULT_Z,
                  confidence: float = DEFAULT_CONFIDENCE, playout: str = DEFAULT_PLAYOUT,
-                 baseline: PolicyFactory | None = None) -> None:
+                 baseline: PolicyFactory | None = None, value: str = "evaluate") -> None:
+        if value not in VALUES:
+            raise ValueError(f"expert: value must be one of {', '.join(VALUES)}, not {value!r}")
         if time is not None and not time > 0:
             raise ValueError(f"expert: time must be a positive number of seconds, got {time}")
         if iterations is not None and iterations < 1:
@@ -459,14 +496,18 @@ class ExpertBot:
         self.time = time
         self.iterations = iterations
         self.playout = playout
-        self.searcher = Searcher(policy, depth, width, z, baseline)
+        self.value = value
+        self.searcher = Searcher(policy, depth, width, z, baseline,
+                                 learned_leaf() if value == "learned" else evaluate_leaf)
         self.confidence = confidence
         self.last: SearchResult | None = None
+        self._retracted: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations else \
             f"time={self.time or DEFAULT_TIME}"
-        return f"ExpertBot({budget}, playout={self.playout!r}, depth={self.searcher.depth})"
+        return (f"ExpertBot({budget}, playout={self.playout!r}, depth={self.searcher.depth}, "
+                f"value={self.value!r})")
 
     def choose(self, view: View) -> Action:
         seed = self.rng.getrandbits(63)
@@ -475,16 +516,30 @@ class ExpertBot:
             return legal[0]
         self.last = self.searcher.search(view, seed, time=self.time,
                                          iterations=self.iterations)
-        return self.last.best(self.confidence).action
+        chosen = self.last.best(self.confidence).action
+        # After retracting a short opening, melding towards it again in the same turn can
+        # only be retracted again: a search that likes the meld would loop for ever (meld,
+        # retract, meld, ...). The turn is known by its player and the stock, which no move
+        # of a turn changes after its draw.
+        turn = (view.current, view.stock_size)
+        if isinstance(chosen, Meld) and self._retracted == turn and not view.opened[view.team]:
+            others = [a for a in legal if not isinstance(a, (Meld, Retract))]
+            if others:
+                chosen = max(others, key=lambda a: prior(view, a))
+        if isinstance(chosen, Retract):
+            self._retracted = turn
+        return chosen
 
 
 def make_expert(seed: int | None = None, *, time: float | None = None,
                 iterations: int | None = None, playout: str = DEFAULT_PLAYOUT,
                 depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH,
-                confidence: float = DEFAULT_CONFIDENCE, baseline: str = "") -> ExpertBot:
+                confidence: float = DEFAULT_CONFIDENCE, baseline: str = "",
+                value: str = "evaluate") -> ExpertBot:
     """The registry's factory of ``expert`` (``expert:time=0.5,playout=medium``): the
     playout policy of every seat is the bot named ``playout``, seeded per playout; the
-    reference move is that of the bot named ``baseline`` (default: the playout bot).
+    reference move is that of the bot named ``baseline`` (default: the playout bot);
+    ``value`` names the leaf value (:data:`VALUES`).
 
     Raises:
         ValueError: an unknown playout or baseline bot, or a bad budget (see
@@ -497,4 +552,4 @@ def make_expert(seed: int | None = None, *, time: float | None = None,
     base = baseline or playout
     return ExpertBot(seed, policy=lambda s: make_bot(playout, s), time=time,
                      iterations=iterations, depth=depth, width=width, confidence=confidence,
-                     playout=playout, baseline=lambda s: make_bot(base, s))
+                     playout=playout, baseline=lambda s: make_bot(base, s), value=value)

@@ -73,6 +73,8 @@ class DuplicateSetup:
             scored as it stands.
         clock: time every decision with a choice (more than one legal action) into
             :attr:`PlayResult.times` (benchmarks; wall-clock seconds, so not reproducible).
+        luck: measure the luck of the stock draws into :attr:`PlayResult.luck`
+            (:mod:`canasta.sim.luck`; needs numpy and a learned value for the rules).
     """
 
     rules: Rules
@@ -83,6 +85,7 @@ class DuplicateSetup:
     max_actions: int = 20_000
     max_hands: int = 60
     clock: bool = False
+    luck: bool = False
 
     def check(self) -> None:
         """Raises ValueError for a player count the rules do not allow, a bad team size or
@@ -113,6 +116,8 @@ class PlayResult:
         diff: mean score of *a*'s sides minus mean score of *b*'s sides (exact).
         times: with ``DuplicateSetup.clock``: seconds of each decision with a choice, of
             bot *a* and of bot *b* (empty otherwise; not compared).
+        luck: with ``DuplicateSetup.luck``: per side, the summed luck of its stock draws in
+            points (:mod:`canasta.sim.luck`; empty otherwise; not compared).
     """
 
     seating: Seating
@@ -123,6 +128,15 @@ class PlayResult:
     diff: Fraction
     times: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()),
                                                                compare=False)
+    luck: tuple[float, ...] = field(default=(), compare=False)
+
+    def luck_diff(self) -> float:
+        """Mean luck of *a*'s sides less that of *b*'s (as :attr:`diff`; 0 without luck)."""
+        if not self.luck:
+            return 0.0
+        mine = [v for v, who in zip(self.luck, self.seating, strict=True) if who == 0]
+        theirs = [v for v, who in zip(self.luck, self.seating, strict=True) if who == 1]
+        return sum(mine) / len(mine) - sum(theirs) / len(theirs)
 
 
 @dataclass(frozen=True)
@@ -154,6 +168,12 @@ class PairResult:
     @property
     def hands(self) -> int:
         return sum(p.hands for p in self.plays)
+
+    @property
+    def luck(self) -> float:
+        """*a*'s luck of the draws less *b*'s, summed over the plays (points; 0 unless
+        played with ``DuplicateSetup.luck``)."""
+        return sum(p.luck_diff() for p in self.plays)
 
     def times(self, bot: Literal["a", "b"]) -> list[float]:
         """Seconds of each decision with a choice of ``bot`` over the plays (needs
@@ -210,6 +230,11 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
     deck = match.state.deck
     totals = [0] * len(teams)
     hands = actions = 0
+    meter = None
+    if setup.luck:
+        from canasta.sim.luck import LuckMeter
+
+        meter = LuckMeter(match.state, seed_of_deal * 8 + seating.index(0))
     while True:
         state = match.state
         for s, bot in enumerate(bots):
@@ -230,7 +255,11 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
             else:
                 action = bots[actor].choose(view)
             # state.apply, not match.apply: the match's text record of actions is not needed.
+            if meter is not None:
+                meter.before(state, action)
             state.apply(action)
+            if meter is not None:
+                meter.after(state)
             n += 1
         actions += n
         hands += 1
@@ -244,7 +273,8 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
     theirs = [scores[t] for t in range(len(teams)) if seating[t] == 1]
     diff = Fraction(sum(mine), len(mine)) - Fraction(sum(theirs), len(theirs))
     return PlayResult(seating, scores, deck, hands, actions, diff,
-                      (tuple(times[0]), tuple(times[1])))
+                      (tuple(times[0]), tuple(times[1])),
+                      tuple(meter.totals) if meter is not None else ())
 
 
 def play_deal_pair(setup: DuplicateSetup, a: str, b: str, deal: int) -> PairResult:

@@ -111,12 +111,14 @@ def play_rung(rung: Rung, variant: str, deals: int, *, players: int = 4, seed: i
 
 def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: int = 1,
                 progress: bool = False,
-                after: Callable[[list[RungResult]], None] | None = None) -> list[RungResult]:
+                after: Callable[[list[RungResult]], None] | None = None,
+                luck: bool = False) -> list[RungResult]:
     """Play each ``(rung, variant, deal pairs)`` of ``plan``, interleaved: deal pair 0 of
     every rung, then deal pair 1, ..., so that a run stopped early (Ctrl-C) has played every
     rung about as often; ``after`` is called with the results after each round of deal pairs.
     A KeyboardInterrupt ends the run with the deal pairs played so far (those rungs are
-    marked ``stopped``).
+    marked ``stopped``). ``luck`` measures the luck of the draws of every play
+    (:mod:`canasta.sim.luck`).
 
     Raises:
         ValueError: an unknown variant or bot, a bad player count, deal pairs < 1.
@@ -127,7 +129,7 @@ def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: in
             raise ValueError(f"{rung.a} vs {rung.b}: play at least one deal pair, not {deals}")
         if variant not in setups:
             setups[variant] = DuplicateSetup(load_preset(variant), players, seed=seed,
-                                             clock=True)
+                                             clock=True, luck=luck)
             setups[variant].check()
     results = [RungResult(rung, variant) for rung, variant, _ in plan]
     try:
@@ -164,6 +166,25 @@ def _line(r: RungResult) -> str:
     return (f"{p.deal_pairs} deal pairs {p.a_wins}-{p.b_wins}-{p.ties} "
             f"{100 * p.a_win_rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
             f"{p.mean_diff:+.0f} points/pair, median ms a/b {times}, {r.seconds:.0f} s")
+
+
+def luck_table(results: list[RungResult]) -> str:
+    """Each rung's win rate with and without the luck of the draws subtracted, and the deal
+    pairs each needs to tell its rate from 50% (:func:`canasta.sim.luck.control_variate`)."""
+    from canasta.sim.luck import control_variate
+
+    rows = ["| pairing (A vs B) | variant | deal pairs | A's win rate | with the luck "
+            "subtracted | beta | variance left | deal pairs needed, raw / with the luck "
+            "subtracted |", "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        if len(r.pairs) < 2:
+            continue
+        cv = control_variate(r.pairs)
+        rows.append(f"| {r.rung.a} vs {r.rung.b} | {r.variant} | {cv.deal_pairs} | "
+                    f"{100 * cv.rate:.1f}% | {100 * cv.adjusted_rate:.1f}% | {cv.beta:.2f} | "
+                    f"{100 * cv.variance_ratio:.0f}% | {cv.needed:.0f} / "
+                    f"{cv.adjusted_needed:.0f} |")
+    return "\n".join(rows)
 
 
 def table(results: list[RungResult]) -> str:
@@ -205,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, help="write the rungs' results to this file")
+    ap.add_argument("--luck", action="store_true",
+                    help="also print each rung with the luck of the draws subtracted (a "
+                         "control variate from the learned value; canasta.sim.luck)")
     ap.add_argument("--progress", action="store_true",
                     help="print each rung's standing after every deal pair (stderr)")
     args = ap.parse_args(argv)
@@ -230,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         results = play_ladder(plan, players=args.players, seed=args.seed,
-                              progress=args.progress, after=write)
+                              progress=args.progress, after=write, luck=args.luck)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -246,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         print("stopped early: " + ", ".join(f"{r.rung.a} vs {r.rung.b} on {r.variant} after "
                                             f"{len(r.pairs)} deal pairs" for r in stopped))
     print(table(results))
+    if args.luck:
+        print()
+        print(luck_table(results))
     return 0
 
 
