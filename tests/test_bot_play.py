@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from canasta.bots import make_bot
+from canasta import IllegalActionError, load_preset, parse_action
+from canasta.bots import make_bot, suggest
+from canasta.core.actions import Discard, Retract
 from canasta.core.data import Phase
+from canasta.core.events import Retracted
+from canasta.core.match import Match
 from canasta.core.state import State
 from helpers import deal, play
 
-LEVELS = ("easy:miss=0,careless=0", "medium", "hard", "greedy")
+LEVELS = ("easy:miss=0,careless=0", "medium", "hard")
 
 
 def needs_wild_canasta() -> State:
@@ -68,10 +72,78 @@ def finish_turn(s: State, spec: str) -> None:
 
 
 @pytest.mark.parametrize("position", [needs_wild_canasta, needs_wild_melds, needs_wild_layoff])
-@pytest.mark.parametrize("spec", LEVELS[:3])
+@pytest.mark.parametrize("spec", LEVELS)
 def test_levels_go_out_when_it_needs_wild_cards(position: object, spec: str) -> None:
     """Seed 002: "Si chiude quando un giocatore si libera di tutte le carte che ha in mano":
     every level goes out in the turn the engine's plan says it can."""
     s = position()  # type: ignore[operator]
     finish_turn(s, spec)
     assert s.is_over and s.went_out == 1
+
+
+# -- the natural-only opening (seed 000 for Canastone, seed 001 for classic Italian) ---------
+ITALIAN = load_preset("classic_italian")
+
+
+def italian_wild_opening() -> State:
+    """Classic Italian, 2 players, seat 0 to play after its draw, score 0 (the 50 band, where
+    the opening is of natural cards only: "Per la discesa a 50 punti si richiedono solo
+    combinazioni con carte naturali"). With wild cards it would reach 50 (A A 2, Q Q 2,
+    6 6 6: 60 + 30 ...); with naturals alone only 6 6 6 (15)."""
+    s = deal({0: "As Ah Qh Qc 10c 9s 9s 8s 6h 6h 6d 5s 4h 2s 2h"}, after="Kd Kc",
+             rules=ITALIAN, players=2, dealer=1)
+    play(s, "draw")
+    assert s.actor == 0 and s.phase is Phase.PLAY and not s.opened[0]
+    return s
+
+
+def test_hint_never_proposes_an_opening_the_engine_refuses() -> None:
+    """Seed 001 / seed 000: "Per la discesa a 50 punti si richiedono solo combinazioni con
+    carte naturali". The engine lists `meld As Ah 2s` (a concealed going out may follow) but
+    then refuses the discard; no hint may lead there: after each suggested move a discard
+    is still legal (the turn can end without a retract)."""
+    s = italian_wild_opening()
+    assert s.can(parse_action("meld As Ah 2s"))
+    for hint in suggest(s.view(0), n=3, iterations=2):
+        probe = s.clone()
+        probe.apply(hint.action)
+        if probe.current == 0 and not probe.is_over:
+            assert any(isinstance(a, Discard) for a in probe.legal_actions()), hint.action
+
+
+@pytest.mark.parametrize("spec", ["medium", "hard"])
+def test_bots_plan_the_natural_only_opening(spec: str) -> None:
+    """Seed 001: at the 50 band a bot melds no wild card towards its opening (it would have to
+    take it back, +10 to its minimum), so it never retracts."""
+    s = italian_wild_opening()
+    finish_turn(s, spec)
+    assert not any(isinstance(e, Retracted) for e in s.events)
+    assert not any(c in s.melds[0].get(k, ()) for k in s.melds[0] for c in (4, 5, 6, 7, 52))
+
+
+@pytest.mark.parametrize("spec", ["medium", "hard"])
+def test_no_bot_retracts_in_six_player_classic_italian(spec: str) -> None:
+    """Seed 001, 6 players: the bots used to meld wild cards at the 50 band and retract
+    every turn; now no seeded hand of theirs has a retract."""
+    for seed in range(2):
+        m = Match(ITALIAN, 6, seed=seed)
+        bots = [make_bot(spec, seed * 8 + p) for p in range(6)]
+        st = m.state
+        for _ in range(4000):
+            if st.is_over:
+                break
+            action = bots[st.actor].choose(st.view(st.actor))
+            assert not isinstance(action, Retract), (seed, st.turn)
+            st.apply(action)
+        assert st.is_over
+
+
+def test_refused_discard_names_the_natural_only_rule() -> None:
+    """Seed 000 / 001: "Per la discesa a 50 punti si richiedono solo combinazioni con carte
+    naturali". An opening of 115 points laid with deuces is refused for its wild cards, not
+    for points it has."""
+    s = italian_wild_opening()
+    play(s, "meld As Ah 2s", "meld Qh Qc 2h", "meld 6h 6h 6d")
+    with pytest.raises(IllegalActionError) as err:
+        s.apply(parse_action("discard 10c"))
+    assert err.value.rule == "opening.naturals_only_at"

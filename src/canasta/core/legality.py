@@ -573,6 +573,14 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
         fail("cards", "you do not hold that card")
     last = s.hand_size[seat] == 1
     if s.provisional and not last:
+        if (s.opening_points >= s.opening_minimum(team)
+                and opening.naturals_only(r, s.scores[team])):
+            # The points are there: what keeps the side from opening is its wild cards.
+            fail("opening.naturals_only_at",
+                 f"an opening of {r.opening_minimum(s.scores[team])} uses natural cards "
+                 "only: take the wild cards back with `retract` (seed 000: \"Per la discesa "
+                 "a 50 punti si richiedono solo combinazioni con carte naturali\")",
+                 {"minimum": r.opening_minimum(s.scores[team])})
         fail("opening.minimums",
                    f"your opening has {s.opening_points} of the "
                    f"{s.opening_minimum(team)} points needed: meld more or `retract` "
