@@ -147,3 +147,16 @@ def test_refused_discard_names_the_natural_only_rule() -> None:
     with pytest.raises(IllegalActionError) as err:
         s.apply(parse_action("discard 10c"))
     assert err.value.rule == "opening.naturals_only_at"
+
+
+def test_concealed_going_out_ends_with_its_discard() -> None:
+    """Seed 001: "per la «chiusura in mano» non è richiesta l'apertura". Classic Italian at
+    the 50 band: 7 7 7 7 JK 2 2 and 5 5 5 2 laid (wild cards, so no opening), the last card
+    must be discarded to go out; the bot used to take the melds back and lay them again for
+    ever."""
+    s = deal({1: "7s 7s 7h 7c 5h 5h 5d 2s 2d 2c JK"}, after="4c Ac", rules=ITALIAN,
+             players=4, dealer=0)
+    play(s, "draw")
+    assert s.actor == 1 and s.phase is Phase.PLAY and s.going_out_plan() is not None
+    finish_turn(s, "medium")
+    assert s.is_over and s.went_out == 1 and s.concealed

@@ -80,6 +80,9 @@ class Weights:
     danger: float = 2.5
     black_three: float = 2.0
     freeze: float = 1.2
+    #: The pile value (cards plus points / 10) below which a wild card's freeze gains
+    #: nothing: a wild card is worth more than a pile of three or four cards.
+    freeze_floor: float = 0.0
     keep_wild: float = 90.0
     answer_points: float = 45.0
 
@@ -281,12 +284,12 @@ class HeuristicBot(GreedyBot):
         bonus is won, and the others' hands count against them; holding on for another
         canasta lost more than it won (of 150 international hands, 48 turns where `medium`
         and `hard` could have gone out and did not, 14 of them worth 300 points or more)."""
-        if len(view.hand) <= 1:
-            return None  # a last discard is the discard's own choice
+        if not view.opened[view.team] and not self._may_open(view):
+            return None  # taken back once this turn: laying it again would only repeat it
         move = out_move(view)
         if move is None:
             return None
-        if self.f.miss_meld and self.rng.random() < self.f.miss_meld:
+        if len(view.hand) > 1 and self.f.miss_meld and self.rng.random() < self.f.miss_meld:
             return None
         return move
 
@@ -368,8 +371,16 @@ class HeuristicBot(GreedyBot):
         order = [s % view.players for s in opponents]
         pile_value = view.pile_size + sum(POINTS[c] for c in view.pile) / 10
         unseen = self._track.unseen if self._track else unseen_by_rank(view)
+        # Frozen as the next opponent sees it (the view's pile_frozen is this side's: a side
+        # that has not opened may see a frozen pile the other side can take).
+        table = view.table
+        frozen = [table.frozen_for(t) for t in range(len(view.teams))]
+        nxt_team = next(t for t, seats in enumerate(view.teams) if order[0] in seats) \
+            if order else team
+        freezes = view.rules.pile.wild_discard_freezes and not frozen[nxt_team]
         return {"counts": counts, "opponents": order, "pile_value": pile_value,
-                "unseen": unseen, "unseen_total": sum(unseen)}
+                "unseen": unseen, "unseen_total": sum(unseen), "frozen": frozen,
+                "freezes": freezes}
 
     def _danger(self, view: View, rank: int, ctx: dict[str, object]) -> float:
         """The chance-like danger (0..1, more for the next opponent) that discarding a card
@@ -382,8 +393,7 @@ class HeuristicBot(GreedyBot):
         for i, opp in enumerate(opponents[:2]):
             factor = 1.0 if i == 0 else 0.35
             opp_team = next(t for t, seats in enumerate(view.teams) if opp in seats)
-            opened = view.opened[opp_team]
-            frozen = view.pile_frozen or (not opened and rules.pile.frozen_for_unopened_side)
+            frozen = ctx["frozen"][opp_team]  # type: ignore[index]
             d = 0.0
             if (not frozen and rank in view.melds[opp_team]
                     and rules.pile.layoff_takes_unfrozen_pile):
@@ -419,8 +429,8 @@ class HeuristicBot(GreedyBot):
             return 1000.0  # going out
         if is_wild(card):
             value = -w.keep_wild
-            if self.f.freeze and not view.pile_frozen:
-                value += w.freeze * pile_value * 4
+            if self.f.freeze and ctx["freezes"]:
+                value += w.freeze * max(0.0, pile_value - w.freeze_floor) * 4
             return value
         if is_black_three(card):
             stops = view.rules.pile.black_three_stops
