@@ -14,11 +14,12 @@ import pytest
 from canasta import IllegalActionError, load_preset, parse_action
 from canasta.bots import make_bot, suggest
 from canasta.core.actions import Discard, Retract
+from canasta.core.cards import rank_of
 from canasta.core.data import Phase
 from canasta.core.events import Retracted
 from canasta.core.match import Match
 from canasta.core.state import State
-from helpers import deal, play
+from helpers import burn_stock, card, deal, play
 
 LEVELS = ("easy:miss=0,careless=0", "medium", "hard")
 
@@ -160,3 +161,45 @@ def test_concealed_going_out_ends_with_its_discard() -> None:
     assert s.actor == 1 and s.phase is Phase.PLAY and s.going_out_plan() is not None
     finish_turn(s, "medium")
     assert s.is_over and s.went_out == 1 and s.concealed
+
+
+# -- discards: freezing and feeding the pile (seed 002) ---------------------------------------
+BURN = "4s 5s 6h 7h 4d 5d 6c 7s 4h 6s 7d 5s 4c 6h 7c 5d"
+
+
+def melded_kqj(seat2: str, burn: str = "") -> State:
+    """International, 4 players, dealer 3. Seat 1 (the other side) has melded K K K, Q Q Q,
+    J J J; then ``burn`` is drawn and discarded turn by turn (naturals only, so the pile
+    grows unfrozen); seat 2 holds ``seat2`` and has drawn Kc."""
+    s = deal({1: "Ks Kh Kd Qs Qh Qd Js Jh Jd 9s 4c", 2: seat2},
+             after=f"6d 5h 5c {burn} Kc", dealer=3)
+    play(s, "draw", "discard 5h", "draw", "meld Ks Kh Kd", "meld Qs Qh Qd", "meld Js Jh Jd",
+         "discard 4c")
+    burn_stock(s, turns=len(burn.split()))
+    play(s, "draw")
+    assert s.actor == 2 and s.phase is Phase.PLAY and not s.pile_frozen
+    return s
+
+
+@pytest.mark.parametrize("spec", ["medium", "hard"])
+def test_no_wild_card_freezes_a_three_card_pile(spec: str) -> None:
+    """Seed 002: "Quando un giocatore scarta una matta, questa viene messa di traverso
+    rispetto al pozzo, il quale risulta congelato". With three
+    cards in it the pile is worth less than the deuce; every natural in hand is risky, and
+    the bots used to give the deuce away."""
+    s = melded_kqj("2c Ks Qs Jc 10d 10h 9d 9h 8s 8d Qc")
+    assert s.view(2).pile_size == 3
+    action = make_bot(spec, 1).choose(s.view(2))
+    assert isinstance(action, Discard) and action.card != card("2c")
+
+
+@pytest.mark.parametrize("spec", ["medium", "hard"])
+def test_big_pile_is_not_fed_a_rank_the_other_side_melded(spec: str) -> None:
+    """Seed 002: the taker "deve utilizzarne l'ultima carta ..., attaccandola a una
+    combinazione preesistente della coppia". On a
+    19-card pile no K, Q or J (melded by the other side) is discarded while a pair of another
+    rank can be broken."""
+    s = melded_kqj("Js Ks Qs Jc 10d 10h 9d 9h 8s 8d Qc", BURN)
+    assert s.view(2).pile_size == 19
+    action = make_bot(spec, 1).choose(s.view(2))
+    assert isinstance(action, Discard) and rank_of(action.card) not in (11, 12, 13)

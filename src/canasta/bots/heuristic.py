@@ -82,7 +82,7 @@ class Weights:
     freeze: float = 1.2
     #: The pile value (cards plus points / 10) below which a wild card's freeze gains
     #: nothing: a wild card is worth more than a pile of three or four cards.
-    freeze_floor: float = 0.0
+    freeze_floor: float = 6.0
     keep_wild: float = 90.0
     answer_points: float = 45.0
 

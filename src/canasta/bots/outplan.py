@@ -17,8 +17,9 @@ discard, the opening minimum or its waiver) are the engine's, not re-stated here
 from __future__ import annotations
 
 from canasta.core.actions import Action, LayOff, Meld, canonical_suits
-from canasta.core.cards import is_wild
-from canasta.core.opening import naturals_only
+from canasta.core.cards import POINTS, is_wild
+from canasta.core.melds import meld_key
+from canasta.core.opening import naturals_only, reach
 from canasta.core.state import Phase, View
 
 __all__ = ["out_move", "out_plan", "spoils_opening"]
@@ -53,19 +54,34 @@ def out_move(view: View) -> Action | None:
 
 
 def spoils_opening(view: View, action: Action) -> bool:
-    """Would ``action`` lay wild cards that keep the side from opening this turn?
+    """Would ``action`` leave the side's opening short this turn, so that the only way on
+    is to take it back (``retract``, +10 to the minimum)?
 
-    True for a meld or lay-off with a wild card while the side has not opened and its score
-    band opens with natural cards only (:func:`canasta.core.opening.naturals_only`; seed 000:
-    "Per la discesa a 50 punti si richiedono solo combinazioni con carte naturali"), unless
-    it is the first move of the engine's going-out plan (a concealed going out may use wild
-    cards where ``going_out.concealed_waives_minimum``). The engine lists such a meld as
-    legal (the going out may still follow) but will not count the opening, so the only way
-    on after it is to retract."""
+    For a meld or lay-off while the side has not opened, unless it is the first move of the
+    engine's going-out plan (a concealed going out that waives the minimum): True when it
+    lays a wild card where the score band opens with natural cards only
+    (:func:`canasta.core.opening.naturals_only`; seed 000: "Per la discesa a 50 punti si
+    richiedono solo combinazioni con carte naturali"), or when, after it, the most the hand
+    can still count this turn (:func:`canasta.core.opening.reach`, the engine's own bound)
+    is under the minimum. The engine lists such moves as legal, a going out or more melds
+    may follow, but it will not count the opening."""
     if not isinstance(action, (Meld, LayOff)) or view.opened[view.team]:
         return False
-    if not any(is_wild(c) for c in action.cards):
-        return False
-    if not naturals_only(view.rules, view.scores[view.team]):
-        return False
-    return out_move(view) != canonical_suits(action, view.hand_counts)
+    rules = view.rules
+    team = view.team
+    band_natural = naturals_only(rules, view.scores[team])
+    wild = any(is_wild(c) for c in action.cards)
+    if wild and band_natural:
+        spoiled = True
+    else:
+        hand = list(view.hand_counts)
+        for c in action.cards:
+            hand[c] -= 1
+        melds = {k: list(v) for k, v in view.melds[team].items()}
+        key = action.rank if isinstance(action, LayOff) else meld_key(melds, action.cards)
+        melds.setdefault(key, []).extend(action.cards)
+        base = view.opening_points + sum(POINTS[c] for c in action.cards)
+        need = view.opening_minimum[team]
+        spoiled = reach(rules, hand, melds, base, need,
+                        rules.opening_minimum(view.scores[team])) < need
+    return spoiled and out_move(view) != canonical_suits(action, view.hand_counts)
