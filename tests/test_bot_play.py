@@ -19,6 +19,7 @@ from canasta.core.data import Phase
 from canasta.core.events import Retracted
 from canasta.core.match import Match
 from canasta.core.state import State
+from canasta.i18n import t
 from helpers import burn_stock, card, deal, play
 
 LEVELS = ("easy:miss=0,careless=0", "medium", "hard")
@@ -203,3 +204,18 @@ def test_big_pile_is_not_fed_a_rank_the_other_side_melded(spec: str) -> None:
     assert s.view(2).pile_size == 19
     action = make_bot(spec, 1).choose(s.view(2))
     assert isinstance(action, Discard) and rank_of(action.card) not in (11, 12, 13)
+
+
+# -- hints for a forced draw -------------------------------------------------------------------
+def test_hint_for_a_forced_draw_says_why() -> None:
+    """Seed 002: "se un giocatore scarta un 3 nero, impedisce al giocatore successivo di
+    prendere il pozzo, obbligandolo a pescare dal tallone". The hint for that draw gives no
+    value against itself: it says the move is the only one, and why the pile is closed."""
+    s = deal({1: "3s Kd Qd Jd 10d 9d 8d 7d 6d 5d 4d"}, after="Kc 9c")
+    play(s, "draw", "discard 3s")
+    view = s.view(2)
+    assert len(view.legal_actions) == 1
+    (hint,) = suggest(view, n=3, iterations=2)
+    keys = [r.key for r in hint.reasons]
+    assert keys == ["draw", "pile_stopped", "only_move"]
+    assert "the only legal move" in t("play.hint.only", "en", n=1, move="s")
