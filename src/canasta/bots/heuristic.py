@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 
 from canasta.bots.greedy import GreedyBot, _natural_rank
 from canasta.bots.outplan import out_move
-from canasta.bots.tracking import Tracking, pair_chance, track, unseen_by_rank
+from canasta.bots.tracking import Tracker, Tracking, pair_chance, unseen_by_rank
 from canasta.core.actions import (
     Action,
     Answer,
@@ -46,7 +46,6 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
-from canasta.core.events import Event
 from canasta.core.state import Phase, View
 
 
@@ -121,21 +120,21 @@ class HeuristicBot(GreedyBot):
         if name is not None:
             self.name = name
         self._track: Tracking | None = None
-        self._seen: tuple[View, tuple[Event, ...]] | None = None
+        # Follows the hand event by event (tracking and the opening's retract both read it).
+        self._tracker = Tracker()
 
-    def _events(self, view: View) -> tuple[Event, ...]:
-        # Tracking and the opening both read the events: build them once per decision.
-        if self._seen is None or self._seen[0] is not view:
-            self._seen = (view, view.events)
-        return self._seen[1]
+    def _may_open(self, view: View) -> bool:
+        """False once this seat has taken an opening back this turn (read by the tracker,
+        which ``choose`` has brought up to ``view``)."""
+        return not self._tracker.retracted
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        self._seen = None
-        self._track = track(view, self._events(view)) if self.f.tracking else None
+        self._tracker.update(view)
+        self._track = self._tracker.tracking(view) if self.f.tracking else None
         if view.phase is Phase.ANSWER:
             return self._answer(view, legal)
         if view.phase is Phase.DRAW:
