@@ -20,7 +20,8 @@ One :class:`HeuristicBot` ranks the legal actions of its seat's
 * partner play (``partner``): answering the partner's question by the hand's points against
   the gain of going out, not discarding what the partner needs... see ``_answer``.
 
-It reads only the view (never ``view.table``), so it cannot cheat, and it picks one of
+It reads only the view (``view.table`` only for the going-out plan: it holds no card the seat
+cannot see), so it cannot cheat, and it picks one of
 ``view.legal_actions``, so it cannot play an illegal action. Ties are broken by the bot's
 seeded random source: the same seed and the same views give the same actions.
 """
