@@ -49,3 +49,23 @@ def test_plays_a_tournament_deal_pair() -> None:
     setup = DuplicateSetup(load_preset("international"), players=2, seed=1)
     pairs = run_deal_pairs(setup, FAST, "random", 1)
     assert len(pairs) == 1 and pairs[0].winner in ("a", "b", "tie")
+
+
+def _moves(seed: int) -> list[object]:
+    state = State.deal(load_preset("international"), 2, seed=5)
+    bots = [make_bot("openspiel-ismcts:iterations=8,rollout_length=6", seed + s)
+            for s in range(2)]
+    moves = []
+    for _ in range(30):
+        if state.is_over:
+            break
+        action = bots[state.actor].choose(state.view(state.actor))
+        moves.append(action)
+        state.apply(action)
+    return moves
+
+
+def test_same_seed_same_moves() -> None:
+    """With an iteration budget the search is reproducible from its seed: every resampled
+    deal comes from the bot's seeded source, not OpenSpiel's unseeded sampler."""
+    assert _moves(3) == _moves(3)

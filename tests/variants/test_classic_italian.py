@@ -270,7 +270,8 @@ def test_concealed_going_out_is_not_blocked_by_the_natural_opening() -> None:
     s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
     apply_all(s, "draw", "meld Ks Kh Kd Kc Ks JK 2c")
     assert not s.opened[1] and s.provisional
-    assert rule_of(s, "discard 7s") == "opening.minimums"
+    # 90 points laid: the discard is refused for the wild cards, not for the points.
+    assert rule_of(s, "discard 7s") == "opening.naturals_only_at"
     apply_all(s, "meld Qs Qh Qd Qc", "discard 7s")
     assert s.is_over and s.went_out == 1 and s.concealed
     s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")

@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from canasta.bots.outplan import spoils_opening
 from canasta.bots.registry import make_bot, parse_spec
 from canasta.core.actions import (
     Action,
@@ -234,10 +235,12 @@ def candidates(view: View, baseline: Action, width: int) -> list[Action]:
     """The moves to search: ``baseline`` first, then the best of the others by :func:`prior`
     (``width`` in all; ties keep the engine's order). Asking the partner is searched only
     when it is the baseline: its worth lies in the plan to go out after a yes, which a
-    playout of the policy does not carry, and it is legal at nearly every turn. With no
-    other candidate the bot answers without searching."""
+    playout of the policy does not carry, and it is legal at nearly every turn. A meld whose
+    wild cards keep the side from opening (:func:`canasta.bots.outplan.spoils_opening`) is
+    never a candidate. With no other candidate the bot answers without searching."""
     legal = list(view.legal_actions)
-    others = [a for a in legal if a != baseline and not isinstance(a, AskPartner)]
+    others = [a for a in legal if a != baseline and not isinstance(a, AskPartner)
+              and not spoils_opening(view, a)]
     others.sort(key=lambda a: -prior(view, a))
     return [baseline, *others[: max(0, width - 1)]]
 

@@ -22,6 +22,7 @@ from canasta.core.actions import (
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
 from canasta.core.events import Event, Retracted, action_of
+from canasta.core.opening import naturals_only
 from canasta.core.state import Phase, View
 
 
@@ -76,6 +77,13 @@ class GreedyBot:
                 counts[rank_of(c)] = counts.get(rank_of(c), 0) + 1
         return counts
 
+    @staticmethod
+    def _naturals_only(view: View) -> bool:
+        """Must the side's opening be of natural cards only (the engine's predicate
+        :func:`canasta.core.opening.naturals_only`, by the score band: a retracted opening's
+        +10 does not lift the rule)?"""
+        return naturals_only(view.rules, view.scores[view.team])
+
     def _opening_potential(self, view: View, used: tuple[int, ...] = ()) -> int:
         """Points the bot could meld from hand now without the pile (naturals in threes or more,
         pairs with one wild card), excluding the cards in ``used``."""
@@ -89,7 +97,7 @@ class GreedyBot:
             if not is_wild(c) and rank_of(c) != 3:
                 by_rank.setdefault(rank_of(c), []).append(c)
         total = 0
-        naturals_only = view.opening_minimum[view.team] in view.rules.opening.naturals_only_at
+        naturals_only = self._naturals_only(view)
         for cards in sorted(by_rank.values(), key=len, reverse=True):
             if len(cards) >= view.rules.melds.min_cards:
                 total += sum(POINTS[c] for c in cards)
@@ -184,6 +192,9 @@ class GreedyBot:
                        melding: list[Meld | LayOff]) -> list[tuple[int, Action]]:
         """Candidate opening melds: all naturals of a rank, with at most one wild card."""
         counts = self._hand_counts(view)
+        # Where the opening is natural-only, a wild card laid now keeps the side from opening
+        # (the engine allows it only for a concealed going out, which the bots plan apart).
+        one_wild = 0 if self._naturals_only(view) else 1
         out: list[tuple[int, Action]] = []
         for a in melding:
             if isinstance(a, LayOff):
@@ -197,7 +208,7 @@ class GreedyBot:
                 continue
             naturals = sum(1 for c in a.cards if not is_wild(c))
             wilds = len(a.cards) - naturals
-            if naturals == counts.get(rank, 0) and wilds <= (1 if naturals == 2 else 0):
+            if naturals == counts.get(rank, 0) and wilds <= (one_wild if naturals == 2 else 0):
                 out.append((sum(POINTS[c] for c in a.cards), a))
         return out
 

@@ -39,7 +39,7 @@ from canasta.core.actions import (
     Retract,
     TakePile,
 )
-from canasta.core.cards import POINTS, card_text, is_black_three, is_wild, rank_text
+from canasta.core.cards import POINTS, card_text, is_black_three, is_wild, rank_of, rank_text
 from canasta.core.meldkey import MeldKey, is_run_key, is_wild_key
 from canasta.core.melds import meld_key
 from canasta.core.scoring import canasta_bonus
@@ -109,6 +109,10 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
         raise ValueError(f"suggest: budget must be a positive number of seconds, got {budget}")
     if not view.legal_actions:
         raise ValueError(f"suggest: seat {view.seat} is not to act (no legal action)")
+    if len(view.legal_actions) == 1:
+        # Nothing to compare: no value, only what the move does and why it is forced.
+        only = view.legal_actions[0]
+        return [Suggestion(only, 0.0, (*reasons_for(view, only), Reason("only_move")))]
     searcher = Searcher(policy, width=max(n, DEFAULT_WIDTH))
     result = searcher.search(view, seed, time=None if iterations else budget,
                              iterations=iterations, keep=n)
@@ -155,7 +159,7 @@ def reasons_for(view: View, action: Action) -> tuple[Reason, ...]:
     if isinstance(action, Draw):
         takes = any(isinstance(a, TakePile) for a in view.legal_actions)
         return (Reason("pile_left", {"cards": view.pile_size}),) if takes else \
-            (Reason("draw", {}),)
+            (Reason("draw", {}), _no_take_reason(view))
     if isinstance(action, (Meld, LayOff)):
         return _meld_reasons(view, action)
     if isinstance(action, Discard):
@@ -165,6 +169,23 @@ def reasons_for(view: View, action: Action) -> tuple[Reason, ...]:
     if isinstance(action, Retract):
         return (Reason("retract", {}),)
     return ()
+
+
+def _no_take_reason(view: View) -> Reason:
+    """Why the pile cannot be taken now (the draw is the only way to start the turn)."""
+    top = view.pile_top
+    if top is None or view.pile_size == 0:
+        return Reason("pile_empty", {})
+    if view.stopped:
+        return Reason("pile_stopped", {})
+    rank = rank_of(top)
+    naturals = view.rules.pile.frozen_naturals
+    held = sum(1 for c in view.hand if not is_wild(c) and rank_of(c) == rank)
+    if view.pile_frozen and held < naturals and not is_wild(top) and not is_black_three(top):
+        return Reason("pile_frozen_need", {"naturals": naturals, "rank": rank_text(rank)})
+    if not view.opened[view.team]:
+        return Reason("pile_opening", {"minimum": view.opening_minimum[view.team]})
+    return Reason("pile_unusable", {"card": card_text(top)})
 
 
 def _take_reasons(view: View, action: TakePile) -> tuple[Reason, ...]:

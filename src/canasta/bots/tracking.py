@@ -17,8 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from canasta.core.cards import rank_of
-from canasta.core.events import Discarded, Drew, Event, TookPile, UpcardTurned
+from canasta.core.events import (
+    Discarded,
+    Drew,
+    Event,
+    Retracted,
+    TookPile,
+    UpcardTurned,
+    action_of,
+)
 from canasta.core.state import View
+from canasta.core.view import EventMark
 
 NATURALS_PER_PACK = 4
 
@@ -72,29 +81,150 @@ def unseen_by_rank(view: View) -> list[int]:
     return [max(0, n) for n in unseen]
 
 
+class Tracker:
+    """:func:`track` kept up to date event by event: one per bot and seat, fed every view
+    of that seat (:meth:`update`); it reads only the events since the last view
+    (:meth:`View.events_since <canasta.core.view.View.events_since>`) and starts again from
+    the hand's first event when a view is of another hand or another copy of the state.
+
+    Besides the :class:`Tracking` it follows whether the seat has taken an opening back in
+    the turn now being played (:attr:`retracted`: no action of another seat since).
+    """
+
+    __slots__ = ("seat", "players", "mark", "discarded", "declined", "top", "may_take",
+                 "retracted")
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.players = 0
+        self.mark: EventMark | None = None
+        self.discarded: list[list[int]] = []
+        self.declined: list[list[int]] = []
+        self.top: int | None = None
+        self.may_take = True
+        self.retracted = False
+
+    def _restart(self, view: View) -> None:
+        n = self.players = view.players
+        self.seat = view.seat
+        self.discarded = [[0] * 14 for _ in range(n)]
+        self.declined = [[0] * 14 for _ in range(n)]
+        self.top = None
+        self.may_take = True
+        self.retracted = False
+
+    def update(self, view: View) -> None:
+        """Read the events of ``view`` not read yet."""
+        if self.seat == view.seat and self.players == view.players:
+            new, mark = view.events_since(self.mark)
+            if new is not None:
+                self.mark = mark
+                for event in new:
+                    self._read(event)
+                return
+        # A view of another history: start from the latest point of it some tracker of
+        # this seat has read (the expert's playouts all branch from one sampled history).
+        shared = _SHARED.setdefault((view.seat, view.players), {})
+        if len(shared) > SHARED_POINTS:
+            shared.clear()
+        found, steps = view.events_since_known(shared)
+        if isinstance(found, _Point):
+            self._restore(view, found)
+        else:
+            self._restart(view)
+        keep = len(steps) - KEEP_POINTS
+        for i, (event, mark) in enumerate(steps):
+            self._read(event)
+            if i >= keep:
+                shared[mark.key] = _Point(mark, self)
+        self.mark = steps[-1][1] if steps else (found.mark if isinstance(found, _Point)
+                                                else view.events_since(None)[1])
+
+    def _read(self, event: Event) -> None:
+        _step(self, event)
+        played = action_of(event)
+        if played is not None:
+            if played[0] != self.seat:
+                self.retracted = False
+            elif isinstance(event, Retracted):
+                self.retracted = True
+
+    def _restore(self, view: View, point: _Point) -> None:
+        self.seat = view.seat
+        self.players = view.players
+        self.discarded = [row[:] for row in point.discarded]
+        self.declined = [row[:] for row in point.declined]
+        self.top = point.top
+        self.may_take = point.may_take
+        self.retracted = point.retracted
+
+    def tracking(self, view: View) -> Tracking:
+        """The :class:`Tracking` of ``view`` (call :meth:`update` with it first); its
+        ``discarded`` and ``declined`` are this tracker's own lists: read them only."""
+        held = [_ranks(k) for k in view.known]
+        unseen = unseen_by_rank(view)
+        return Tracking(self.discarded, self.declined, held, unseen, sum(unseen))
+
+
+#: Points of histories kept per (seat, players) for trackers that start on another copy
+#: (cleared when there are more), and how many of the last events of such a start keep one.
+SHARED_POINTS = 2048
+KEEP_POINTS = 24
+
+
+class _Point:
+    """A tracker's accumulators at one point of a history (:attr:`mark`)."""
+
+    __slots__ = ("mark", "discarded", "declined", "top", "may_take", "retracted")
+
+    def __init__(self, mark: EventMark, t: Tracker) -> None:
+        self.mark = mark  # keeps the point's log alive, so its key stays unique
+        self.discarded = [row[:] for row in t.discarded]
+        self.declined = [row[:] for row in t.declined]
+        self.top = t.top
+        self.may_take = t.may_take
+        self.retracted = t.retracted
+
+
+_SHARED: dict[tuple[int, int], dict[int, object]] = {}
+
+
+def _step(acc: Tracker | _Replay, event: Event) -> None:
+    """One event's effect on the discards, declines and the pile's top."""
+    if isinstance(event, Discarded):
+        acc.discarded[event.seat][rank_of(event.card)] += 1
+        acc.top = event.card
+        acc.may_take = rank_of(event.card) not in (0, 2, 3)
+    elif isinstance(event, UpcardTurned):
+        acc.top = event.card
+        acc.may_take = not event.special
+    elif isinstance(event, TookPile):
+        acc.top = None
+    elif isinstance(event, Drew) and acc.top is not None and acc.may_take:
+        acc.declined[event.seat][rank_of(acc.top)] += 1
+
+
+class _Replay:
+    """The accumulators of one replay of :func:`track`."""
+
+    __slots__ = ("discarded", "declined", "top", "may_take")
+
+    def __init__(self, players: int) -> None:
+        self.discarded = [[0] * 14 for _ in range(players)]
+        self.declined = [[0] * 14 for _ in range(players)]
+        self.top: int | None = None
+        self.may_take = True
+
+
 def track(view: View, events: Sequence[Event] | None = None) -> Tracking:
     """The :class:`Tracking` of ``view`` (reads its visible events once; ``events``: those
     events when the caller has them already)."""
-    n = view.players
-    discarded = [[0] * 14 for _ in range(n)]
-    declined = [[0] * 14 for _ in range(n)]
-    top: int | None = None
-    may_take = True
+    acc = _Replay(view.players)
     for event in view.events if events is None else events:
-        if isinstance(event, Discarded):
-            discarded[event.seat][rank_of(event.card)] += 1
-            top = event.card
-            may_take = rank_of(event.card) not in (0, 2, 3)
-        elif isinstance(event, UpcardTurned):
-            top = event.card
-            may_take = not event.special
-        elif isinstance(event, TookPile):
-            top = None
-        elif isinstance(event, Drew) and top is not None and may_take:
-            declined[event.seat][rank_of(top)] += 1
+        _step(acc, event)
     held = [_ranks(k) for k in view.known]
     unseen = unseen_by_rank(view)
-    return Tracking(discarded, declined, held, unseen, sum(unseen))
+    return Tracking(acc.discarded, acc.declined, held, unseen, sum(unseen))
 
 
 def pair_chance(unseen: int, unseen_total: int, hand: int) -> float:

@@ -331,11 +331,15 @@ class Session:
             return Reply("info", [t("play.hint.none", self.lang)])
         lines = []
         for i, s in enumerate(found, 1):
-            line = t("play.hint.line", self.lang, n=i, move=moves.short_text(s.action),
-                     value=f"{s.value:+.0f}")
+            only = any(r.key == "only_move" for r in getattr(s, "reasons", ()))
+            line = (t("play.hint.only", self.lang, n=i, move=moves.short_text(s.action))
+                    if only else
+                    t("play.hint.line", self.lang, n=i, move=moves.short_text(s.action),
+                      value=f"{s.value:+.0f}"))
             # What the move does; the search's own figures ("estimate") stay out of the way.
             reasons = [t(f"hint.reason.{r.key}", self.lang, **dict(r.params))
-                       for r in getattr(s, "reasons", ()) if r.key != "estimate"][:2]
+                       for r in getattr(s, "reasons", ())
+                       if r.key not in ("estimate", "only_move")][:2]
             lines.append(line + (" — " + " ".join(reasons) if reasons else ""))
         return Reply("info", lines, choices=tuple(s.action for s in found))
 

@@ -554,6 +554,13 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
         fail("cards", "you do not hold that card")
     last = s.hand_size[seat] == 1
     if s.provisional and not last:
+        if (s.opening_points >= s.opening_minimum(team)
+                and opening.naturals_only(r, s.scores[team])):
+            # The points are there: what keeps the side from opening is its wild cards.
+            fail("opening.naturals_only_at",
+                 f"an opening of {r.opening_minimum(s.scores[team])} uses natural cards "
+                 "only: take the wild cards back with `retract`",
+                 {"minimum": r.opening_minimum(s.scores[team])})
         raise opening_short(s, team, "meld more or `retract`", s.opening_points)
     if last:
         err = going_out_error(s, seat, card)

@@ -34,6 +34,17 @@ def _cap(rules: Rules, naturals: int, wilds: int) -> int:
     return max(cap, 0)
 
 
+def naturals_only(rules: Rules, score: int) -> bool:
+    """Must the opening of a side whose match score is ``score`` use natural cards only?
+
+    True when the score band's minimum (``Rules.opening_minimum``, without the retract
+    penalties: a short opening taken back, +10, does not leave the band) is one of
+    ``opening.naturals_only_at`` (seed 000: "Per la discesa a 50 punti si richiedono solo
+    combinazioni con carte naturali"). Wild cards laid then do not open the side, in any meld
+    of the opening turn; only a concealed going out that waives the minimum may use them."""
+    return rules.opening_minimum(score) in rules.opening.naturals_only_at
+
+
 def reach(rules: Rules, hand: Sequence[int], melds: Mapping[int, Sequence[int]], base: int,
           need: int, band: int = -1) -> int:
     """The most opening points a player holding ``hand`` (counts per card code) can count this

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
@@ -57,6 +57,21 @@ VIEW_FIELDS = (
     "legal_actions", "known", "known_counts", "pile", "pending_pile", "hidden", "table",
     "provisional",
 )
+
+
+class EventMark:
+    """A point of a hand's history, as :meth:`View.events_since` returns it (opaque: what
+    it holds is the engine's, with cards the seat may not see)."""
+
+    __slots__ = ("_log",)
+
+    def __init__(self, log: EventLog | None) -> None:
+        self._log: Final = log
+
+    @property
+    def key(self) -> int:
+        """The point's identity (while this mark is kept)."""
+        return id(self._log)
 
 
 class View(Generic[S]):
@@ -104,7 +119,7 @@ class View(Generic[S]):
                  "stock_size", "scores", "opened", "opening_minimum", "opening_points",
                  "phase", "current", "actor", "_log", "rules", "_actions", "_legal_actions",
                  "known_counts", "pile", "pending_pile", "hidden", "provisional", "_hand",
-                 "_known", "_table", "_table_done")
+                 "_known", "_table", "_table_done", "_seen_log")
 
     def __init__(self, *, seat: int, team: int, players: int,
                  teams: tuple[tuple[int, ...], ...], hand_counts: tuple[int, ...],
@@ -159,6 +174,9 @@ class View(Generic[S]):
         # (only sample_state and a few front ends read it).
         self._table = table
         self._table_done = False
+        # The seat's history as a log of its own (what every sample_state gets): built once,
+        # so that all the samples of one view share it.
+        self._seen_log: EventLog | None = None
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -200,6 +218,61 @@ class View(Generic[S]):
         """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
         first; built when asked for."""
         return tuple(e.visible_to(self.seat) for e in events_of(self._log))
+
+    def events_since(self, mark: EventMark | None) -> tuple[tuple[Event, ...] | None,
+                                                            EventMark]:
+        """The events this seat saw after ``mark``, oldest first, and the mark of now: what a
+        reader that follows the hand event by event needs (``canasta.bots.tracking``),
+        without building the whole history again at every decision.
+
+        ``mark`` is one this method returned for an earlier view (None: from the start). The
+        events are None when ``mark`` is not a point of this view's history (another hand,
+        or a state that did not come from that one): read ``events`` then. The cost is the
+        number of events since ``mark`` (or the history's length when it is not in it)."""
+        end = self._log
+        stop = mark._log if mark is not None else None
+        size = stop.size if stop is not None else 0
+        out: list[Event] = []
+        node = end
+        seat = self.seat
+        while node is not None and node is not stop and node.size > size:
+            out.append(node.event.visible_to(seat))
+            node = node.prev
+        if node is not stop:
+            return None, EventMark(end)
+        out.reverse()
+        return tuple(out), EventMark(end)
+
+    def events_since_known(self, known: Mapping[int, object]
+                           ) -> tuple[object | None, list[tuple[Event, EventMark]]]:
+        """Like :meth:`events_since`, from the latest point of this view's history that
+        ``known`` holds: ``known`` maps :attr:`EventMark.key` to what the caller kept for
+        that point (the caller keeps the marks too, so their keys stay unique). Returns
+        what ``known`` held for that point (None when none was found: from the start) and
+        each later event with the mark just after it, oldest first."""
+        out: list[tuple[Event, EventMark]] = []
+        node = self._log
+        seat = self.seat
+        found: object | None = None
+        while node is not None:
+            got = known.get(id(node))
+            if got is not None:
+                found = got
+                break
+            out.append((node.event.visible_to(seat), EventMark(node)))
+            node = node.prev
+        out.reverse()
+        return found, out
+
+    def seen_log(self) -> EventLog | None:
+        """:attr:`events` as a log of their own (shared by every :meth:`sample_state` of
+        this view; built when first asked for)."""
+        log = self._seen_log
+        if log is None and self._log is not None:
+            for event in self.events:
+                log = push(log, event)
+            self._seen_log = log
+        return log
 
     def unseen(self) -> list[int]:
         """Counts per card code of the cards this seat cannot see (in ``hidden``'s places)."""
@@ -537,10 +610,7 @@ def sample(view: View[S], rng: random.Random) -> S:
     if t.snapshot is not None:
         s.snapshot = _sample_snapshot(view, s, rng)
     # The history as this seat saw it: no card it did not see.
-    log = None
-    for event in view.events:
-        log = push(log, event)
-    s.event_log = log
+    s.event_log = view.seen_log()
     return s
 
 

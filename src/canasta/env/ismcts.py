@@ -119,6 +119,10 @@ class OpenSpielISMCTSBot:
         bot = _TimedISMCTS(game, evaluator, self.uct_c,
                            self.iterations if self.iterations is not None else 10**9,
                            random_state=self.np_rng)
+        # OpenSpiel's own resampler draws from an unseeded C++ sampler; ours from the bot's
+        # seeded source, so an iteration budget and a seed give the same moves.
+        rng = self.rng
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
         if self.time is not None:
             bot.deadline = _time.perf_counter() + self.time
         chosen = int(bot.step(root))
