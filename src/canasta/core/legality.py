@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from canasta.core import generate, goingout, opening, transitions
 from canasta.core.actions import (
+    ACTION_TYPES,
     Action,
     Answer,
     AskPartner,
@@ -127,6 +128,8 @@ def verify(s: HandData, action: Action) -> None:
         fail("hand over", "the hand is over")
     if s.phase is Phase.ANSWER:
         if not isinstance(action, Answer):
+            if not isinstance(action, ACTION_TYPES):
+                raise not_an_action(action)
             fail("going_out.ask_partner",
                        f"seat {s.actor} must answer the partner's question first",
                  {"case": "must_answer"})
@@ -150,6 +153,8 @@ def verify(s: HandData, action: Action) -> None:
             if err2:
                 raise err2
             return
+        if not isinstance(action, ACTION_TYPES):
+            raise not_an_action(action)
         fail("turn order", "first draw from the stock or take the discard pile",
              {"case": "draw_first"})
     # PLAY
@@ -181,6 +186,14 @@ def verify(s: HandData, action: Action) -> None:
         if s.took_pile and s.lookahead and not take_stranded(s):
             fail("retract after a take",
                  "taking the pile cannot be undone: complete your opening")
+    elif not isinstance(action, ACTION_TYPES):
+        raise not_an_action(action)
+
+
+def not_an_action(value: object) -> TypeError:
+    """The error for a value given as an action that is neither one nor its text."""
+    return TypeError(f"expected an action (canasta.core.actions) or its text, got "
+                     f"{type(value).__name__} {value!r:.60}")
 
 
 def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
