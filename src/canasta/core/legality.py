@@ -42,7 +42,7 @@ from canasta.core.cards import (
 from canasta.core.data import HandData, Phase
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
-from canasta.core.illegal import fail
+from canasta.core.illegal import fail, not_an_action
 from canasta.core.melds import (
     BLACK3,
     IS_WILD,
@@ -188,12 +188,6 @@ def verify(s: HandData, action: Action) -> None:
                  "taking the pile cannot be undone: complete your opening")
     elif not isinstance(action, ACTION_TYPES):
         raise not_an_action(action)
-
-
-def not_an_action(value: object) -> TypeError:
-    """The error for a value given as an action that is neither one nor its text."""
-    return TypeError(f"expected an action (canasta.core.actions) or its text, got "
-                     f"{type(value).__name__} {value!r:.60}")
 
 
 def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:

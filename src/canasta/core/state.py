@@ -50,6 +50,7 @@ from canasta.core.data import HandData
 from canasta.core.data import MisdealError as MisdealError
 from canasta.core.data import Phase as Phase
 from canasta.core.events import Event
+from canasta.core.illegal import not_an_action
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.melds import RED3, meld_key
 from canasta.core.melds import SEQUENCE_KEY as SEQUENCE_KEY
@@ -279,7 +280,7 @@ class State(HandData):
         elif isinstance(action, EndHand):
             event = transitions.end(self, "stock_exhausted", seat, action)
         else:  # verify lets no other value through; kept so that nothing ends a hand by default
-            raise legality.not_an_action(action)
+            raise not_an_action(action)
         return event
 
     # -- going out (canasta.core.goingout) -------------------------------------------------------
