@@ -262,3 +262,24 @@ def test_with_one_candidate_the_expert_answers_without_searching() -> None:
                 return
             state.apply(bots[state.actor].choose(view))
     pytest.fail("no position with one move besides asking the partner in 40 hands")
+
+
+def test_a_playout_is_valued_for_the_deciding_seat_whoever_moved_last() -> None:
+    """The leaf values the play-out's last state from the seat that decided (not from the
+    seat that happened to move last in the play-out): the value is that seat's side's."""
+    from canasta.bots.expert import Searcher
+
+    state = _midhand()
+    seen: list[int] = []
+
+    def leaf(s: State, seat: int) -> float:
+        seen.append(seat)
+        return evaluate(s, s.team_of[seat])
+
+    searcher = Searcher(GREEDY, depth=1, leaf=leaf)
+    me = state.actor
+    action = state.legal_actions()[0]
+    value = searcher.playout(state, action, state.team_of[me], 11, me)
+    assert seen == [me]
+    # The same play-out valued for the deciding team directly.
+    assert value == searcher.playout(state, action, state.team_of[me], 11)
