@@ -16,7 +16,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -160,8 +159,8 @@ def account_lines(review: Review, hand: HandReview, lang: str) -> list[str]:
 
 def header_lines(review: Review, lang: str) -> list[str]:
     """The review's title, its search settings, the thresholds and the win-chance note."""
-    out = [t("review.title", lang, name=seat_name(review, lang, True), variant=variant_name(review.variant, lang),
-             players=review.players)]
+    out = [t("review.title", lang, name=seat_name(review, lang, True),
+             variant=variant_name(review.variant, lang), players=review.players)]
     if review.iterations is not None:
         out.append(t("review.settings_iterations", lang, deals=review.iterations,
                      seed=review.seed))

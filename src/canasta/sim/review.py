@@ -21,13 +21,9 @@ move's *lead* over the played move is a paired mean with a standard error.
 * the *mark*: ``inaccuracy`` from :data:`INACCURACY` points of loss, ``mistake`` from
   :data:`MISTAKE`, ``blunder`` from :data:`BLUNDER` (docs/bots.md, "Reviewing a hand").
 
-The hand's *account* (:class:`HandAccount`) follows one value ``V`` of the full state for the
-seat's side (the learned value where a model exists, else ``evaluate``) from the deal to the
-end of the hand, where ``V`` is the exact score difference: the deal's value ``V(s0)`` is the
-luck of the deal; at every draw from the stock, ``V`` after the real draw less its mean after
-:data:`canasta.sim.luck.SAMPLES` draws from the stock shuffled again is the luck of that draw
-(mean zero given the state, as in :mod:`canasta.sim.luck`); every other change of ``V`` is
-play, of the seat's side or of the others, by who moved. The four parts sum to the result.
+The hand's *account* (:class:`~canasta.sim.account.HandAccount`) splits its result for the
+seat's side into the luck of the deal, the luck of the draws from the stock, and the play of
+the side and of the others (:mod:`canasta.sim.account`).
 
 Reproducible for ``iterations`` (the seed fixes every deal and play-out of every decision,
 each decision's seed derived from the run's seed, the hand and the action); a time
@@ -52,16 +48,15 @@ from canasta.bots.expert import (
     Arm,
     Searcher,
     candidates,
-    evaluate,
     evaluate_leaf,
     t_factor,
 )
 from canasta.bots.registry import make_bot
-from canasta.core.actions import Action, ActionParseError, Draw, action_to_json, parse_action
+from canasta.core.actions import Action, ActionParseError, action_to_json, parse_action
 from canasta.core.match import decide_winner
 from canasta.core.state import State, View
 from canasta.formats.records import RecordError, replay_steps
-from canasta.sim.luck import SAMPLES
+from canasta.sim.account import HandAccount, Ledger
 
 __all__ = [
     "BLUNDER", "DEFAULT_BUDGET", "INACCURACY", "LOSS_CONFIDENCE", "MARKS", "MISTAKE",
@@ -152,34 +147,6 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class HandAccount:
-    """A hand's result for the reviewed seat's side, split into luck and play (points).
-
-    ``result = deal + draws + side + others`` (module docstring); ``finished`` is False for a
-    hand the record leaves in progress (then ``result`` is the value's estimate).
-    ``value`` names the value followed: ``learned`` or ``evaluate``.
-    """
-
-    result: float
-    deal: float
-    draws: float
-    side: float
-    others: float
-    finished: bool
-    value: str
-
-    @property
-    def luck(self) -> float:
-        """The luck of the cards: the deal and the draws from the stock."""
-        return self.deal + self.draws
-
-    @property
-    def play(self) -> float:
-        """What the decisions of every seat changed."""
-        return self.side + self.others
-
-
-@dataclass(frozen=True)
 class HandReview:
     """The review of one hand: the seat's decisions and the account."""
 
@@ -241,22 +208,6 @@ class Plan:
     accounts: dict[int, HandAccount]
 
 
-Value = Callable[[State, int], float]
-
-
-def _value_for(state: State) -> tuple[Value, str]:
-    """The value the account follows: learned where a model exists, else ``evaluate``."""
-    try:
-        from canasta.bots.learn.value import model_for, value
-    except ImportError:  # numpy absent
-        model = None
-    else:
-        model = model_for(state.rules, state.players)
-    if model is not None:
-        return value, "learned"
-    return (lambda s, seat: evaluate(s, s.team_of[seat])), "evaluate"
-
-
 def _played(view: View, text: str) -> Action:
     """The legal action of ``view`` the record's ``text`` names."""
     action = parse_action(text)
@@ -267,52 +218,6 @@ def _played(view: View, text: str) -> Action:
         if a.text() == action.text():
             return a
     return action
-
-
-class _Ledger:
-    """The account of one hand (module docstring), fed step by step."""
-
-    def __init__(self, state: State, seat: int, seed: int) -> None:
-        self.value, self.name = _value_for(state)
-        self.seat = seat
-        self.team = state.team_of[seat]
-        self.rng = random.Random(seed)
-        self.current = self.value(state, seat)
-        self.deal = self.current
-        self.draws = self.side = self.others = 0.0
-        self.expected: float | None = None
-        self.mover: int | None = None
-        self.finished = state.is_over
-
-    def before(self, state: State, action: Action) -> None:
-        self.mover = state.actor
-        self.expected = None
-        if isinstance(action, Draw) and len(state.stock) >= 2:
-            total = 0.0
-            for _ in range(SAMPLES):
-                alt = state.clone()
-                self.rng.shuffle(alt.stock)
-                alt.apply(action)
-                total += self.value(alt, self.seat)
-            self.expected = total / SAMPLES
-
-    def after(self, state: State) -> None:
-        now = self.value(state, self.seat)
-        change = now - self.current
-        if self.expected is not None:
-            luck = now - self.expected
-            self.draws += luck
-            change -= luck
-        if self.mover is not None and state.team_of[self.mover] == self.team:
-            self.side += change
-        else:
-            self.others += change
-        self.current = now
-        self.finished = state.is_over
-
-    def account(self) -> HandAccount:
-        return HandAccount(self.current, self.deal, self.draws, self.side, self.others,
-                           self.finished, self.name)
 
 
 def plan_review(data: Any, source: str, seat: int, hands: Sequence[int] | None = None,
@@ -339,7 +244,7 @@ def plan_review(data: Any, source: str, seat: int, hands: Sequence[int] | None =
             raise RecordError(source, "$.hands", f"no hand {h + 1}: the record has {count}")
     pending: list[_Pending] = []
     accounts: dict[int, HandAccount] = {}
-    ledger: _Ledger | None = None
+    ledger: Ledger | None = None
     current = -1
     variant = ""
     names: tuple[str, ...] = ()
@@ -354,7 +259,7 @@ def plan_review(data: Any, source: str, seat: int, hands: Sequence[int] | None =
             if ledger is not None:
                 accounts[current] = ledger.account()
             current = step.hand
-            ledger = _Ledger(state, seat, _derive(seed, step.hand, -1)) \
+            ledger = Ledger(state, seat, _derive(seed, step.hand, -1)) \
                 if step.hand in wanted else None
         elif ledger is not None:
             ledger.after(state)
@@ -534,9 +439,12 @@ class Analyst:
         values = [valued(i) for i in range(len(arms))]
         # Survivors (every deal played) first by points, then the dropped ones; among equal
         # points the played move first (a move the search cannot tell from it is no better).
-        order = sorted(range(len(arms)), key=lambda i: (
-            not arms[i].alive, -(values[i].points if values[i].points is not None
-                                 else -math.inf), i != ref, i))
+        def key(i: int) -> tuple[bool, float, bool, int]:
+            points = values[i].points
+            return (not arms[i].alive, -points if points is not None else math.inf,
+                    i != ref, i)
+
+        order = sorted(range(len(arms)), key=key)
         loss = 0.0
         for i, mv in enumerate(values):
             if i != ref and mv.deals and math.isfinite(mv.error):
