@@ -19,7 +19,7 @@ from canasta.bots.expert import Arm
 from canasta.core.actions import Discard, Draw
 from canasta.formats.position import same_state
 from canasta.formats.records import load_position, match_to_record, record_state_at
-from canasta.i18n import languages, t
+from canasta.i18n import has, languages, t
 from canasta.sim import review as rv
 from formatkit import cli
 
@@ -170,6 +170,9 @@ def test_the_command_writes_positions_that_play_on(tmp_path: Path) -> None:
     assert decisions
     for d in decisions:
         assert d["loss"] >= 0 and d["mark"] == rv.mark_of(d["loss"])
+        for mv in [d["played"], *d["best"]]:
+            assert mv["reasons"], mv  # what the move does, in the hints' words
+            assert all(has(f"hint.reason.{r['key']}") for r in mv["reasons"])
         assert d["played"]["action"] == data["hands"][0]["actions"][d["action"] - 1][1]
         position = Path(d["position"])
         assert position.parent == tmp_path / "game-review"

@@ -140,6 +140,20 @@ def seat_name(review: Review, lang: str, with_seat: bool = False) -> str:
     return f"{name} ({seat})" if with_seat else name
 
 
+def why_lines(d: Decision, lang: str) -> list[str]:
+    """A marked decision in words: the move played and the best one, with what each does
+    (the hints' reasons)."""
+    best = max((mv for mv in d.best if mv.action != d.played.action),
+               key=lambda mv: mv.lead, default=d.played)
+    out = [t("review.why", lang, action=d.index + 1, mark=mark_text(d.mark, lang),
+             loss=f"{d.loss:.0f}")]
+    for key, mv in (("review.why_played", d.played), ("review.why_best", best)):
+        reasons = " ".join(r.text(lang) for r in mv.reasons)
+        out.append("  " + t(key, lang, move=mv.action.text(), reasons=reasons,
+                            lead=_signed(mv.lead)).rstrip())
+    return out
+
+
 def account_lines(review: Review, hand: HandReview, lang: str) -> list[str]:
     """The hand's result split into luck and play, and the decisions' summary."""
     a = hand.account
@@ -194,10 +208,16 @@ def print_review(review: Review, console: Console, lang: str,
             console.print(Text(line), soft_wrap=True)
         for d in hand.decisions:
             path = positions.get((d.hand, d.index))
-            if path is None:
+            if d.mark is None and path is None:
                 continue
-            console.print(Text(t("review.play_on", lang, action=d.index + 1,
-                                 command=play_command(path)), style="cyan"), soft_wrap=True)
+            console.print()
+            if d.mark is not None:
+                for line in why_lines(d, lang):
+                    console.print(Text(line), soft_wrap=True)
+            if path is not None:
+                console.print(Text(t("review.play_on", lang, action=d.index + 1,
+                                     command=play_command(path)), style="cyan"),
+                              soft_wrap=True)
         if positions and review.seat != 0 and any(
                 (d.hand, d.index) in positions for d in hand.decisions):
             console.print(Text(t("review.play_on_seat", lang, seat=review.seat), style="dim"),

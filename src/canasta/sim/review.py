@@ -51,6 +51,7 @@ from canasta.bots.expert import (
     evaluate_leaf,
     t_factor,
 )
+from canasta.bots.hints import Reason, reasons_for
 from canasta.bots.registry import make_bot
 from canasta.core.actions import Action, ActionParseError, action_to_json, parse_action
 from canasta.core.match import decide_winner
@@ -102,6 +103,8 @@ class MoveValue:
             move).
         win: mean chance (0..1) that the side wins the match; None where not estimated.
         deals: sampled deals it played.
+        reasons: what the move does, read from the seat's view
+            (:func:`canasta.bots.hints.reasons_for`: ``hint.reason.<key>`` in the catalogues).
     """
 
     action: Action
@@ -110,6 +113,7 @@ class MoveValue:
     error: float
     win: float | None
     deals: int
+    reasons: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -428,13 +432,15 @@ class Analyst:
 
         def valued(i: int) -> MoveValue:
             arm = arms[i]
+            why = reasons_for(view, arm.action)
             if not arm.values:
-                return MoveValue(arm.action, None, 0.0, 0.0 if i == ref else math.inf, None, 0)
+                return MoveValue(arm.action, None, 0.0, 0.0 if i == ref else math.inf, None, 0,
+                                 why)
             lead, err = (0.0, 0.0) if i == ref else _paired(arm.values, played_values)
             w = wins[i]
             return MoveValue(arm.action, arm.mean, lead, err,
                              sum(w) / len(w) if w and len(w) == len(arm.values) else None,
-                             len(arm.values))
+                             len(arm.values), why)
 
         values = [valued(i) for i in range(len(arms))]
         # Survivors (every deal played) first by points, then the dropped ones; among equal
@@ -513,7 +519,8 @@ def _num(x: float | None) -> float | None:
 def _move_json(mv: MoveValue) -> dict[str, Any]:
     return {"action": mv.action.text(), "action_json": action_to_json(mv.action),
             "points": _num(mv.points), "lead": _num(mv.lead), "error": _num(mv.error),
-            "win": None if mv.win is None else round(mv.win, 4), "deals": mv.deals}
+            "win": None if mv.win is None else round(mv.win, 4), "deals": mv.deals,
+            "reasons": [{"key": r.key, "params": r.params} for r in mv.reasons]}
 
 
 def review_to_json(review: Review) -> dict[str, Any]:
