@@ -8,9 +8,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from test_web_api import play_human_turns
+
 from canasta.sim.review import mark_of, review_record, review_to_json
 from conftest import create, wait_for
-from test_web_api import play_human_turns
 
 
 def _review(client: Any, table: str, hand: int, seat: int) -> dict[str, Any]:
