@@ -190,3 +190,15 @@ def test_the_command_refuses_a_bad_record_and_seat(tmp_path: Path) -> None:
     result = cli(["review", str(path), "--seat", "5", "--iterations", "1"])
     assert result.exit_code == 2 and "seat" in result.stderr
     assert cli(["review", str(path), "--positions", "some"]).exit_code == 2
+
+
+def test_marked_lists_only_the_marked_decisions(tmp_path: Path) -> None:
+    """With one sampled deal no lead is beyond its noise: nothing is marked, so ``--marked``
+    prints the hand without a table, and its summary."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_record(actions=20)), "utf-8")
+    result = cli(["review", str(path), "--iterations", "1", "--marked", "--positions", "none"])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert t("review.hand", "en", n=1) in result.stdout
+    assert t("review.col.loss", "en") not in result.stdout
+    assert "Decisions reviewed:" in result.stdout

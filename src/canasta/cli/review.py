@@ -94,11 +94,11 @@ def play_command(path: Path) -> str:
     return f"canasta play --from {text if ' ' not in text else repr(text)}"
 
 
-def hand_table(review: Review, hand: HandReview, lang: str) -> Table:
+def hand_table(review: Review, hand: HandReview, lang: str, marked: bool = False) -> Table:
     """The decisions of a hand, one section each: the action's number in the hand, the best
     moves by their place with their points (and match-win chances where estimated), the
     played one starred (listed after them at its own place when it is not one of them), the
-    loss and the mark."""
+    loss and the mark; ``marked``: only the decisions with a mark."""
     win = review.win_estimated
     table = Table(title=t("review.hand", lang, n=hand.hand + 1), title_justify="left",
                   caption=t("review.caption", lang), caption_justify="left")
@@ -109,7 +109,8 @@ def hand_table(review: Review, hand: HandReview, lang: str) -> Table:
         table.add_column(t("review.col.win", lang), justify="right")
     table.add_column(t("review.col.loss", lang), justify="right")
     table.add_column(t("review.col.mark", lang))
-    for k, d in enumerate(hand.decisions):
+    shown = [d for d in hand.decisions if d.mark is not None or not marked]
+    for k, d in enumerate(shown):
         if k:
             table.add_section()
         rows = [(i, mv) for i, mv in enumerate(d.best, 1)]
@@ -192,15 +193,18 @@ def header_lines(review: Review, lang: str) -> list[str]:
 
 
 def print_review(review: Review, console: Console, lang: str,
-                 positions: dict[tuple[int, int], Path]) -> None:
-    """The review as tables and lines (``console``)."""
+                 positions: dict[tuple[int, int], Path], marked: bool = False) -> None:
+    """The review as tables and lines (``console``); ``marked``: the tables list only the
+    marked decisions."""
     for i, line in enumerate(header_lines(review, lang)):
         console.print(Text(line, style="bold" if i == 0 else "dim" if i > 1 else ""),
                       soft_wrap=True)
     for hand in review.hands:
         console.print()
-        if hand.decisions:
-            console.print(hand_table(review, hand, lang))
+        if hand.decisions and (not marked or any(d.mark for d in hand.decisions)):
+            console.print(hand_table(review, hand, lang, marked))
+        elif hand.decisions:
+            console.print(Text(t("review.hand", lang, n=hand.hand + 1), style="bold"))
         else:
             console.print(Text(t("review.hand", lang, n=hand.hand + 1), style="bold"))
             console.print(t("review.no_decisions", lang, name=seat_name(review, lang)))
@@ -265,6 +269,8 @@ def register(app: typer.Typer) -> None:
         folder: Annotated[Path | None, typer.Option(
             "--positions-dir", help="Folder of the position files (default: RECORD's name "
                                     "with -review, beside it).")] = None,
+        marked: Annotated[bool, typer.Option(
+            "--marked", help="List only the decisions marked inaccuracy or worse.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")
                            ] = False,
     ) -> None:
@@ -308,4 +314,4 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(_json(result, written), ensure_ascii=False, indent=1,
                                   allow_nan=False))
             return
-        print_review(result, console, code, written)
+        print_review(result, console, code, written, marked)

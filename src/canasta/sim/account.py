@@ -13,7 +13,8 @@ best other side's, points):
 * the play: every other change of ``V``, the side's when one of its seats moved, the others'
   otherwise (a draw's own part, its expected value less ``V`` before it, is the drawer's).
 
-The four parts sum to ``V`` at the end: the hand's result. Feed a :class:`Ledger` the hand
+The four parts sum to ``V`` at the end: the hand's result. A hand that starts from a saved
+position (``canasta play --from``) counts everything before that position as its deal. Feed a :class:`Ledger` the hand
 step by step (:meth:`Ledger.before` each action, :meth:`Ledger.after` it is applied).
 """
 
