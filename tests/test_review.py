@@ -200,5 +200,5 @@ def test_marked_lists_only_the_marked_decisions(tmp_path: Path) -> None:
     result = cli(["review", str(path), "--iterations", "1", "--marked", "--positions", "none"])
     assert result.exit_code == 0, result.stdout + result.stderr
     assert t("review.hand", "en", n=1) in result.stdout
-    assert t("review.col.loss", "en") not in result.stdout
+    assert t("review.col.moves", "en") not in result.stdout  # no table
     assert "Decisions reviewed:" in result.stdout

@@ -14,8 +14,10 @@ best other side's, points):
   otherwise (a draw's own part, its expected value less ``V`` before it, is the drawer's).
 
 The four parts sum to ``V`` at the end: the hand's result. A hand that starts from a saved
-position (``canasta play --from``) counts everything before that position as its deal. Feed a :class:`Ledger` the hand
-step by step (:meth:`Ledger.before` each action, :meth:`Ledger.after` it is applied).
+position (``canasta play --from``) counts everything before that position as its deal.
+
+Feed a :class:`Ledger` the hand step by step (:meth:`Ledger.before` each action,
+:meth:`Ledger.after` it is applied).
 """
 
 from __future__ import annotations
