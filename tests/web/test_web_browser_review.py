@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DESKTOP, FLAGS, new_page
+from test_web_browser import CHROMIUM, DESKTOP, FLAGS, PHONE, new_page
 
 from canasta.i18n import t
 from conftest import ARTEFACTS, ServerProcess
@@ -49,14 +49,16 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("it-IT", "it")])
+@pytest.mark.parametrize(("locale", "lang", "size"), [("en-US", "en", "desktop"),
+                                                    ("it-IT", "it", "phone")])
 def test_the_review_of_a_finished_hand(server: ServerProcess, browser: Any, locale: str,
-                                       lang: str) -> None:
+                                       lang: str, size: str) -> None:
     body = {"players": 2, "seats": [{"type": "human", "name": "Ana"},
                                     {"type": "bot", "level": "greedy", "name": "Bruno"}]}
     status, created = server.request("POST", "/api/tables", body)
     assert status == 201, created
-    page = new_page(browser, DESKTOP, locale)
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = new_page(browser, viewport, locale)
     page.goto(server.base + created["seats"][0]["path"])
     page.wait_for_selector(".hand .card")
     status, _ = server.request("POST", f"/api/tables/{created['table']}/seats/0/bot",
@@ -73,7 +75,10 @@ def test_the_review_of_a_finished_hand(server: ServerProcess, browser: Any, loca
     text = page.inner_text("#review-body")
     assert t("review.col.loss", lang) in text and t("review.caption", lang) in text
     assert t("review.account", lang).split("{")[0] in text
-    page.screenshot(path=str(SHOTS / f"review-{lang}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"review-{size}-{lang}.png"), full_page=True)
+    # the Close button stays whole at the foot of the panel, on top
+    box = page.locator("#review-close").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= viewport["height"], box
     page.click("#review-close")
     page.wait_for_selector("#review.hidden", state="attached")
     assert page.errors == []

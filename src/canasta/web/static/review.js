@@ -121,7 +121,9 @@ function renderReview(doc) {
       cols.forEach((k) => head.appendChild(el("th", /points|win|loss|action/.test(k) ? "num" : null, t(k))));
       table.appendChild(head);
       h.decisions.forEach((d) => reviewRows(d, win).forEach((tr) => table.appendChild(tr)));
-      body.appendChild(table);
+      const scroll = el("div", "review-scroll");  // a phone scrolls the table sideways
+      scroll.appendChild(table);
+      body.appendChild(scroll);
       body.appendChild(el("p", "review-caption", t("review.caption")));
     }
     const a = h.account;
