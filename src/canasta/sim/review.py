@@ -61,7 +61,8 @@ from canasta.sim.account import HandAccount, Ledger
 
 __all__ = [
     "BLUNDER", "DEFAULT_BUDGET", "INACCURACY", "LOSS_CONFIDENCE", "MARKS", "MISTAKE",
-    "Decision", "HandAccount", "HandReview", "MoveValue", "Review", "mark_of",
+    "Analyst", "Decision", "HandAccount", "HandReview", "MoveValue", "Pending", "Plan", "Review",
+    "mark_of",
     "plan_review", "review_record", "review_to_json",
 ]
 
@@ -192,7 +193,9 @@ class Review:
 # -- the first pass: the decisions to search and the hands' accounts -------------------------
 
 @dataclass
-class _Pending:
+class Pending:
+    """A decision to search: where it is, the position before it and the move played."""
+
     hand: int
     index: int
     seat: int
@@ -208,7 +211,7 @@ class Plan:
     variant: str
     players: int
     names: tuple[str, ...]
-    pending: list[_Pending]
+    pending: list[Pending]
     accounts: dict[int, HandAccount]
 
 
@@ -246,7 +249,7 @@ def plan_review(data: Any, source: str, seat: int, hands: Sequence[int] | None =
     for h in sorted(wanted):
         if not 0 <= h < count:
             raise RecordError(source, "$.hands", f"no hand {h + 1}: the record has {count}")
-    pending: list[_Pending] = []
+    pending: list[Pending] = []
     accounts: dict[int, HandAccount] = {}
     ledger: Ledger | None = None
     current = -1
@@ -280,7 +283,7 @@ def plan_review(data: Any, source: str, seat: int, hands: Sequence[int] | None =
         if state.actor == seat:
             view = state.view(seat)
             if len(view.legal_actions) > 1:
-                pending.append(_Pending(step.hand, nxt, seat, state.clone(),
+                pending.append(Pending(step.hand, nxt, seat, state.clone(),
                                         _played(view, actions[nxt][1])))
         ledger.before(state, action)
     if ledger is not None:
@@ -357,7 +360,7 @@ class Analyst:
         self.z = z
         self.depth = depth
 
-    def decide(self, pending: _Pending, seed: int, *, time: float | None,
+    def decide(self, pending: Pending, seed: int, *, time: float | None,
                iterations: int | None) -> Decision:
         state = pending.state
         view = state.view(pending.seat)
@@ -426,7 +429,7 @@ class Analyst:
             if mean + self.z * se < 0:
                 arms[i].alive = False
 
-    def _decision(self, pending: _Pending, view: View, arms: list[Arm],
+    def _decision(self, pending: Pending, view: View, arms: list[Arm],
                   wins: dict[int, list[float]], ref: int, rounds: int) -> Decision:
         played_values = arms[ref].values
 
