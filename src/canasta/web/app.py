@@ -27,6 +27,9 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table"}
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
+    GET  /api/tables/{id}/hands/{n}/review?seat=S  the Review of seat S in finished hand n:
+                                            {"status": "running", "done", "total"} until
+                                            {"status": "done", "review"} (canasta.web.reviews)
     GET  /i18n                              {"languages": ["en", "it", ...]}
     GET  /i18n/{lang}.json                  the message catalogue of a language (canasta.i18n)
     GET  /openapi.json                      the OpenAPI schema of all this
@@ -66,7 +69,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header
+from fastapi import FastAPI, Header, Query
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -381,6 +384,19 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                               hand: HandPath) -> Response:
         """The game record as stored when hand ``hand`` finished."""
         return await record(request, table_id, hand)
+
+    reviewed = {200: {"description": "the review's progress, or the review once done"},
+                **error_responses(400, 404, 429, 503)}
+
+    @app.get("/api/tables/{table_id}/hands/{hand}/review", response_model=None,
+             responses=reviewed)
+    async def api_hand_review(request: Request, table_id: TableId, hand: HandPath,
+                              seat: Annotated[int, Query(ge=0, le=p.MAX_SEAT,
+                                                         description="the seat reviewed")] = 0
+                              ) -> Response:
+        """The Review of ``seat``'s decisions in finished hand ``hand``: ask again until
+        its status is ``done``."""
+        return await run(request, p.Review(hand=hand, seat=seat), table_id)
 
     # -- the WebSocket -----------------------------------------------------------------------
     @app.websocket("/ws/{table_id}")

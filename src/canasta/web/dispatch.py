@@ -37,12 +37,14 @@ from canasta.web.protocol import (
     Record,
     Rematch,
     Request,
+    Review,
     TakeBack,
     Undo,
     ViewTable,
     read_json,
     read_message,
 )
+from canasta.web.reviews import ReviewDesk
 from canasta.web.tables import TableManager
 
 log = logging.getLogger("canasta.web")
@@ -121,7 +123,9 @@ class Dispatcher:
             GoOut: self._go_out, NextHand: self._next_hand, Undo: self._undo,
             GiveToBot: self._give_to_bot, TakeBack: self._take_back, Hint: self._hint,
             Rematch: self._rematch, Ping: self._ping, Join: self._join, Record: self._record,
+            Review: self._review,
         }
+        self.reviews = ReviewDesk()
 
     def register(self, kind: type[Request], handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -272,3 +276,11 @@ class Dispatcher:
 
     async def _record(self, req: Record, ctx: Context) -> dict[str, Any]:
         return await self.manager.record(self._table_id(ctx), req.hand)
+
+    async def _review(self, req: Review, ctx: Context) -> dict[str, Any]:
+        table_id = self._table_id(ctx)
+        record = None
+        if not self.reviews.known(table_id, req.hand, req.seat):
+            record = await self.manager.record(table_id, req.hand)  # a finished hand only
+            self.spend("create", ctx)
+        return self.reviews.ask(table_id, req.hand, req.seat, record)

@@ -358,6 +358,15 @@ class Record(Request):
     hand: HandNumber | None = None
 
 
+class Review(Request):
+    """The Review of seat ``seat``'s decisions in finished hand ``hand``
+    (:mod:`canasta.web.reviews`): started by the first request, asked for again until its
+    ``status`` is ``done``. Starting one spends the client's ``create`` budget."""
+
+    hand: HandNumber
+    seat: SeatNumber = 0
+
+
 class SeatSpec(Strict):
     """One seat of a new table."""
 
