@@ -14,7 +14,12 @@ from canasta.core.generate import shape_ok
 from canasta.core.melds import SEQUENCE_KEY
 from canasta.core.meldshape import meld_error
 from canasta.core.wildlimit import (
-    MAX_WILDS, MIN_NATURALS, WILD_RATIO, ratio_code, wild_cap, wild_limit_broken,
+    MAX_WILDS,
+    MIN_NATURALS,
+    WILD_RATIO,
+    ratio_code,
+    wild_cap,
+    wild_limit_broken,
 )
 
 PRESETS = ["canastone", "classic_italian", "international", "brazilian", "romanian"]

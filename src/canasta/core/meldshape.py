@@ -10,8 +10,7 @@ from canasta.core.cards import JOKER, WILD_RANK
 from canasta.core.data import HandData
 from canasta.core.illegal import IllegalActionError
 from canasta.core.melds import DEUCES, IS_WILD, SEQUENCE_KEY
-from canasta.core.wildlimit import (MAX_WILDS, MIN_NATURALS, ratio_code,
-                                    wild_limit_broken)
+from canasta.core.wildlimit import MAX_WILDS, MIN_NATURALS, ratio_code, wild_limit_broken
 
 
 def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int],
