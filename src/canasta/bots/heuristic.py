@@ -47,10 +47,10 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
+from canasta.core.state import Phase, View
 
 #: Deuces are counted under rank 2 by the tracker (jokers under 0).
 WILD_RANK_INDEX = 2
-from canasta.core.state import Phase, View
 
 
 @dataclass(frozen=True)

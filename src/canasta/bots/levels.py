@@ -3,13 +3,15 @@ each, with the terms and weights of its level (docs/bots.md describes them and t
 strength).
 
 * ``easy``: the heuristic without discard safety or freezing, with human-like mistakes: a
-  seeded chance of a careless discard (``careless``) and of missing a meld (``miss``);
-* ``medium``: the full heuristic of the module :mod:`canasta.bots.heuristic` with its default
-  weights: opening, pile value, canasta building, holding wild cards, freezing, black-three
-  stops, discard safety from the melds on the table, going out when it may;
+  seeded chance of a careless discard (``careless``) and of missing a meld (``miss``), and a
+  pile taken whenever it looks worth anything (no stock card weighed against it);
+* ``medium``: the full heuristic of the module :mod:`canasta.bots.heuristic`: opening, pile
+  value against the stock cards a take gives up, canasta building, holding wild cards,
+  freezing, black-three stops, discard safety from the melds on the table, going out when it
+  may (:data:`MEDIUM_WEIGHTS`);
 * ``hard``: adds card tracking (:mod:`canasta.bots.tracking`), partner play and going-out
-  timing against the match score, with the weights tuned by ``canasta.sim.tune`` and shipped
-  in ``hard_weights.json`` next to this module.
+  timing against the match score, with weights per preset from ``hard_weights.json`` next
+  to this module (:func:`hard_weights`).
 """
 
 from __future__ import annotations
