@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from canasta.formats.records import check_record
-from canasta.web.storage import StorageError
-from canasta.web.tables import hash_token
+from canasta.web.play.tables import hash_token
+from canasta.web.storage.store import StorageError
 from conftest import create, view, wait_for
 
 ALL_HUMAN = ["human"] * 4

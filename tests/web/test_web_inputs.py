@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from canasta.web.limits import Buckets
-from canasta.web.protocol import clean_name
-from canasta.web.storage import Store
+from canasta.web.protocol.fields import clean_name
+from canasta.web.protocol.limits import Buckets
+from canasta.web.storage.store import Store
 from conftest import create, view
 
 ALL_HUMAN = ["human"] * 4
@@ -257,7 +257,7 @@ def limited(sqlite_store: Store) -> Iterator[Any]:
     from starlette.testclient import TestClient
 
     from canasta.web.app import create_app
-    from canasta.web.limits import ServerLimits
+    from canasta.web.protocol.limits import ServerLimits
 
     limits = ServerLimits(seat_burst=5, seat_rate=1 / 60, create_burst=3, create_rate=1 / 60)
     app = create_app(store=sqlite_store, bot_delay=0, limits=limits)

@@ -11,8 +11,8 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from canasta.i18n.catalogue import languages
-from canasta.web.protocol import Lang
-from canasta.web.storage import HandRow, Store
+from canasta.web.protocol.fields import Lang
+from canasta.web.storage.store import HandRow, Store
 from conftest import create, view, wait_for
 
 
@@ -171,7 +171,7 @@ def test_migration_0003_keeps_the_tables_of_0002(tmp_path: Any) -> None:
     from alembic import command
     from alembic.config import Config
 
-    from canasta.web.storage import MIGRATIONS
+    from canasta.web.storage.store import MIGRATIONS
 
     store = Store(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     cfg = Config()

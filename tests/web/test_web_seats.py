@@ -15,7 +15,7 @@ from canasta.bots import BOTS
 from canasta.core.cards import parse_card
 from canasta.core.state import View
 from canasta.i18n import catalogue
-from canasta.web.storage import Store
+from canasta.web.storage.store import Store
 from conftest import create, view, wait_for
 
 

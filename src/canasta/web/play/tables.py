@@ -2,9 +2,9 @@
 public lobby of tables with a free seat, and rematches.
 
 :class:`TableManager` is the server's one object per process. The path every change takes,
-the connections and the bots are in :mod:`canasta.web.service`; hints, undo and seats handed
-to bots in :mod:`canasta.web.assist`; the turn clock and the takeover of a silent seat in
-:mod:`canasta.web.clock`; the seats and the state message in :mod:`canasta.web.seats`.
+the connections and the bots are in :mod:`canasta.web.play.service`; hints, undo and seats handed
+to bots in :mod:`canasta.web.play.assist`; the turn clock and the takeover of a silent seat in
+:mod:`canasta.web.play.clock`; the seats and the state message in :mod:`canasta.web.play.seats`.
 """
 
 from __future__ import annotations
@@ -17,17 +17,25 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from canasta.bots import make_bot
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
-from canasta.web.assist import AssistedService
-from canasta.web.connections import Connection
-from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
-from canasta.web.game import Game, hand_data_of, record_of, rules_json
-from canasta.web.models import TableData
-from canasta.web.seats import MAX_NAME, Seat, Table, hash_token
-from canasta.web.settings import LEVELS, SettingsError, check_level, default_level, parse_settings
+from canasta.web.play.assist import AssistedService
+from canasta.web.play.connections import Connection
+from canasta.web.play.game import Game, hand_data_of, record_of, rules_json
+from canasta.web.play.seats import MAX_NAME, Seat, Table, hash_token
+from canasta.web.play.settings import (
+    LEVELS,
+    SettingsError,
+    TableSettings,
+    check_level,
+    default_level,
+    parse_settings,
+)
+from canasta.web.protocol.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
+from canasta.web.storage.models import TableData
 
 __all__ = ["ERROR_STATUS", "Connection", "TableManager", "WebError", "bot_levels",
            "default_level", "hash_token", "parse_move", "variants"]
@@ -86,7 +94,7 @@ def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> 
 
 
 class TableManager(AssistedService):
-    """All live tables of one server (see :class:`canasta.web.service.TableService`)."""
+    """All live tables of one server (see :class:`canasta.web.play.service.TableService`)."""
 
     # -- creating a table ------------------------------------------------------------------
     async def create(self, spec: Any) -> tuple[Table, list[str | None]]:
@@ -154,6 +162,25 @@ class TableManager(AssistedService):
                          [hand_data_of(0, game.match.record)], settings.to_json(),
                          rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
+
+    # -- new tables ------------------------------------------------------------------------
+    async def _open(self, data: TableData, seats: list[Seat], settings: TableSettings,
+                    game: Game) -> Table:
+        """Store a new table and start it here (this process takes its lease)."""
+        data.turn = "bot" if seats[game.state.actor].controller == "bot" else "human"
+        data.at = time.time()
+        await self.db(self.store.create_table, data, self.origin, self.cluster.lease)
+        for seat in seats:
+            if seat.controller == "bot":
+                seat.bot = make_bot(seat.level)
+        table = Table(data.id, data.variant, dict(data.options), data.players, data.team_size,
+                      0, "playing", seats, game, settings)
+        table.changed_at = data.at
+        self.tables[table.id] = table
+        await self.cluster.loaded(table)
+        async with table.lock:
+            self._changed(table)
+        return table
 
     # -- moves -----------------------------------------------------------------------------
     async def view(self, table_id: str, token: Any) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from typing import Any
 
 from canasta.bots import Suggestion
 from canasta.core.actions import action_to_json
-from canasta.web.errors import WebError, bad
-from canasta.web.service import TableService
-from canasta.web.settings import SettingsError, check_level
+from canasta.web.play.service import TableService
+from canasta.web.play.settings import SettingsError, check_level
+from canasta.web.protocol.errors import WebError, bad
 
 #: Seconds of search per hint (canasta.bots.hints.DEFAULT_BUDGET is the same).
 HINT_BUDGET = 0.4
