@@ -140,20 +140,19 @@ def test_a_thinking_bot_blocks_neither_the_server_nor_its_table(client: Any) -> 
     WaitingBot.started.clear()
     WaitingBot.release.clear()
     try:
-        created = create(client, ["human", "bot"])
+        created = create(client, ["human", "human"])
         table = created["table"]
-        t = client.manager.tables[table]
         actor = view(client, table)["view"]["actor"]
-        t.seats[1].level, t.seats[1].bot = "waiting", WaitingBot()
-        if actor == 0:  # let the person's turn pass to the bot
-            token = created["seats"][0]["token"]
-            wait_turn(client, table, 0)
-            client.post(f"/api/tables/{table}/seats/0/bot", json={"token": token})
+        token = created["seats"][actor]["token"]
+        # the seat to act hands itself to the bot, which starts thinking at once
+        r = client.post(f"/api/tables/{table}/seats/{actor}/bot",
+                        json={"token": token, "level": "waiting"})
+        assert r.status_code == 200, r.text
         assert WaitingBot.started.wait(20), "the bot never started thinking"
         # the bot is thinking (it cannot return before it is let go): the server answers
         assert client.get("/api/variants").status_code == 200
         during = view(client, table)
-        assert during["view"]["actor"] == 1 and not WaitingBot.release.is_set()
+        assert during["view"]["actor"] == actor and not WaitingBot.release.is_set()
         WaitingBot.release.set()
         # and the bot's move lands once it is done thinking
         wait_for(lambda: view(client, table)["version"] > during["version"],

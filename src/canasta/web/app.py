@@ -85,7 +85,7 @@ from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses
 from canasta.web.play.tables import Connection, TableManager, bot_levels, variants
 from canasta.web.protocol.errors import WebError, bad
 from canasta.web.protocol.limits import ServerLimits
-from canasta.web.protocol.reading import describe, read_hello, read_json
+from canasta.web.protocol.reading import read_hello, read_json, refusal
 from canasta.web.storage.store import Store
 
 STATIC = Path(__file__).with_name("static")
@@ -222,7 +222,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
-        error = bad(describe(list(exc.errors()), skip=1))
+        error = refusal(list(exc.errors()), skip=1)
         return refuse(error, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)

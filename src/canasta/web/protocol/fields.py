@@ -11,7 +11,11 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from canasta.bots.registry import parse_spec
+from canasta.core.actions import parse_action
+from canasta.core.cards import parse_card, parse_rank
 from canasta.core.rules import PRESETS, RulesError, load_preset
+from canasta.web.protocol import grammar
 
 #: Ranges of numbers (a version counts a table's events; a hand number its hands).
 MAX_VERSION = 2**31 - 1
@@ -124,15 +128,50 @@ Clock = Annotated[float, Field(ge=0, le=3600, allow_inf_nan=False), AfterValidat
                                                  "3600"})]
 Token = Annotated[str, _string("a seat's token (a string)"),
                   Field(max_length=MAX_TOKEN, description="a seat's secret token")]
+
+
+def _bot(value: str) -> str:
+    """A spec the pattern admits that the registry refuses (a number out of its range, a
+    parameter given twice) is ``bad-bot``, not ``malformed``: the schema cannot say it."""
+    if value:
+        try:
+            parse_spec(value)
+        except ValueError as exc:
+            raise PydanticCustomError("bad_bot", "{reason}", {"reason": str(exc)}) from None
+    return value
+
+
+def _bot_pattern(schema: dict[str, Any]) -> None:
+    schema["pattern"] = grammar.bot_spec()
+
+
 Level = Annotated[str, _string("a bot spec such as 'medium' (levels: easy, medium, hard, "
                                "expert)"),
-                  Field(max_length=MAX_WORD, description=(
-                      "a bot: a level (easy, medium, hard, expert) or a spec such as "
-                      "`hard:seed=3`"))]
+                  Field(max_length=MAX_WORD, json_schema_extra=_bot_pattern, description=(
+                      "a bot: a level (easy, medium, hard, expert), any registered bot, or a "
+                      "spec such as `hard:seed=3` (the parameters and their ranges: "
+                      "`canasta bots`); empty: the default")),
+                  grammar.grammar(grammar.bot_spec, parse_spec,
+                                  "expected a bot spec in lower case: a name, then "
+                                  "`:key=value,...`"),
+                  AfterValidator(_bot)]
 Name = Annotated[str, _string("a name (a string)"), Field(max_length=MAX_NAME_INPUT),
                  AfterValidator(clean_name)]
 CardText = Annotated[str, _string("a card such as '9s', '10h' or 'JK'"),
-                     Field(min_length=1, max_length=4, description="`9s`, `10h`, `JK`")]
+                     Field(min_length=1, max_length=4, description="`9s`, `10h`, `JK`",
+                           json_schema_extra={"pattern": grammar.CARD_TEXT}),
+                     grammar.grammar(grammar.CARD_TEXT, parse_card,
+                                     "expected a card such as '9s', '10h' or 'JK'")]
+RankText = Annotated[str, Field(min_length=1, max_length=4, description=(
+    "a meld's rank: `A`, `K` ... `4`, `3`, `2` (`10` or `T`), `W` for wild cards"),
+    json_schema_extra={"pattern": grammar.RANK_TEXT}),
+    grammar.grammar(grammar.RANK_TEXT, parse_rank, "expected a rank such as 'K', '9' or 'W'")]
+ActionText = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, description=(
+    "the text form: `draw`, `take-pile`, `meld 9s 9d JK`, `lay-off 9 JK`, `discard 5h`, "
+    "`ask-partner`, `answer yes`, `retract`, `end-hand`"),
+    json_schema_extra={"pattern": grammar.ACTION_TEXT}),
+    grammar.grammar(grammar.ACTION_TEXT, parse_action,
+                    "expected an action's text form, such as 'meld 9s 9d JK'")]
 Word = Annotated[str, Field(max_length=MAX_WORD)]
 #: The languages of the message catalogues (canasta.i18n; a test holds the two lists equal):
 #: the default names of seats ("Giocatore 2") are in the creator's or joiner's language.

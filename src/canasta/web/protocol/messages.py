@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
 from canasta.web.protocol.errors import bad
@@ -25,7 +26,9 @@ from canasta.web.protocol.fields import (
     MAX_CARDS,
     MAX_TEAMS,
     MAX_TEXT,
+    MIN_PLAYERS,
     MOST_PLAYERS,
+    ActionText,
     CardText,
     Clock,
     HandNumber,
@@ -34,6 +37,7 @@ from canasta.web.protocol.fields import (
     Name,
     Options,
     Players,
+    RankText,
     SeatNumber,
     TeamSize,
     Token,
@@ -74,7 +78,7 @@ class MeldAction(_ActionBase):
 
 class LayOffAction(_ActionBase):
     type: Literal["lay-off"]
-    rank: Annotated[str, Field(min_length=1, max_length=3)]
+    rank: RankText
     cards: list[CardText] = Field(min_length=1, max_length=MAX_CARDS)
 
 
@@ -129,8 +133,14 @@ class Move(TableRequest):
 
     version: Version
     action: ActionJson | None = None
-    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S",
-                               description="the text form")] | None = None
+    text: ActionText | None = None
+
+    #: One form or the other, in the schema as in :meth:`_one_form`.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"required": ["action"], "properties": {"action": {"type": "object"},
+                                                "text": {"type": "null"}}},
+        {"required": ["text"], "properties": {"text": {"type": "string"},
+                                              "action": {"type": "null"}}}]})
 
     @model_validator(mode="after")
     def _one_form(self) -> Move:
@@ -238,7 +248,9 @@ class CreateTable(Request):
     options: Options | None = None
     players: Players | None = None
     team_size: TeamSize | None = None
-    seats: Annotated[list[SeatSpec], Field(max_length=MOST_PLAYERS)] | None = None
+    seats: Annotated[list[SeatSpec], Field(min_length=MIN_PLAYERS, max_length=MOST_PLAYERS,
+                                           description=(
+        "one per player; at least one person; a free seat only at a public table"))] | None = None
     clock: Clock | None = None
     level: Level | None = Field(default=None, description=(
         "the bot that plays for an absent person"))
@@ -247,10 +259,30 @@ class CreateTable(Request):
     public: bool = False
     lang: Lang = Field(default="en", description=_LANG)
 
+    @model_validator(mode="after")
+    def _seats_fit(self) -> CreateTable:
+        """The seats agree with the player count and with ``public``: what no JSON Schema
+        can say, refused as ``table`` (not ``malformed``), naming the field."""
+        if self.seats is None:
+            return self
+        if self.players is not None and len(self.seats) != self.players:
+            raise PydanticCustomError("table", "'seats': {players} players need {players} "
+                                      "seats, not {seats}",
+                                      {"players": self.players, "seats": len(self.seats)})
+        if not any(s.type == "human" for s in self.seats):
+            raise PydanticCustomError("table", "'seats': a table needs at least one person: "
+                                      "make one seat human")
+        if not self.public:
+            for i, seat in enumerate(self.seats):
+                if seat.type == "open":
+                    raise PydanticCustomError("table", "'seats[{i}]': a free seat ('open') "
+                                              "needs a public table", {"i": i})
+        return self
+
     def spec(self) -> dict[str, Any]:
-        """The fields that were sent, as :meth:`canasta.web.play.tables.TableManager.create`
-        reads them."""
-        return self.model_dump(exclude_unset=True)
+        """The fields that were sent (null: as if left out), as
+        :meth:`canasta.web.play.tables.TableManager.create` reads them."""
+        return self.model_dump(exclude_unset=True, exclude_none=True)
 
 
 class CreatePad(Request):

@@ -99,8 +99,23 @@ def describe(errors: list[Any], *, skip: int = 0) -> str:
     return f"'{_loc(loc)}': {msg}"
 
 
+#: The pydantic error types of the models' checks that no JSON Schema can say, and the codes
+#: of their refusals: a request refused with one of them fits the published schema.
+BEYOND_SCHEMA = {"bad_bot": "bad-bot", "table": "table"}
+
+
+def refusal(errors: list[Any], *, skip: int = 0) -> WebError:
+    """The refusal of a validation failure: ``malformed`` when the request breaks the
+    published schema, else the code of the check it failed (:data:`BEYOND_SCHEMA`), with
+    :func:`describe`'s message (``skip`` as there)."""
+    breaks = [e for e in errors if e.get("type") not in BEYOND_SCHEMA]
+    if breaks or not errors:
+        return bad(describe(breaks, skip=skip))
+    return WebError(BEYOND_SCHEMA[errors[0]["type"]], describe(errors, skip=skip))
+
+
 def invalid(exc: ValidationError, skip: int = 0) -> WebError:
-    return bad(describe(exc.errors(include_url=False), skip=skip))
+    return refusal(exc.errors(include_url=False), skip=skip)
 
 
 def read_hello(value: Any) -> Hello:

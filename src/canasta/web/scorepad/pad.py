@@ -262,7 +262,7 @@ class PadService:
     async def add_hand(self, req: AddHand, ctx: Context) -> dict[str, Any]:
         row = await self._load(ctx)
         if len(row.hands) >= MAX_HANDS:
-            raise PadError("malformed", f"a scorepad holds at most {MAX_HANDS} hands")
+            raise PadError("not-allowed", f"a scorepad holds at most {MAX_HANDS} hands")
         tally = req.tally
         doc = await asyncio.to_thread(score_tally, row, tally)
         if req.preview:
@@ -281,7 +281,7 @@ class PadService:
         row = await self._load(ctx)
         n = self._hand_no(req.hand, row)
         if n != len(row.hands) - 1:
-            raise PadError("malformed", "only the last hand can be removed")
+            raise PadError("not-allowed", "'n': only the last hand can be removed")
         await asyncio.to_thread(self.pads.set_hands, row.id, row.hands[:-1], len(row.hands))
         row.hands = row.hands[:-1]
         return _pad_json(row)
