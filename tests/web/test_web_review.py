@@ -1,4 +1,4 @@
-"""The browser's Review (canasta.web.reviews): a finished hand's review is started by the first
+"""The browser's Review (canasta.web.play.reviews): a finished hand's review is started by the first
 request, answered "running" with its progress until "done", the same as ``canasta review``
 gives for the hand's record; a hand not finished, a seat the table does not have and a bad hand
 number are refused."""

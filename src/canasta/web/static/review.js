@@ -1,4 +1,4 @@
-// The Review of a finished hand (canasta.web.reviews): every decision of a seat (yours, or
+// The Review of a finished hand (canasta.web.play.reviews): every decision of a seat (yours, or
 // seat 0 for a spectator) searched by the expert on the server, asked for again until it is
 // ready (a progress bar meanwhile): the best moves with their points and match-win chances,
 // the points lost and the mark, the hand's result split into luck and play, and each marked

@@ -33,9 +33,9 @@ from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries, took_back_entry
-from canasta.web.connections import JSONList
-from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
-from canasta.web.models import FinishedHand, HandData, TableData
+from canasta.web.play.connections import JSONList
+from canasta.web.play.glance import hand_points, hands_left, just_drawn, last_moves
+from canasta.web.storage.models import FinishedHand, HandData, TableData
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -493,3 +493,14 @@ def _public(view: View, rules: Rules) -> dict[str, Any]:
         "opening_points": view.opening_points,
         "canasta_size": rules.melds.canasta_size,
     }
+
+
+def turn_actions(match: Match) -> int:
+    """How many actions the seat to act has made in a row (its current turn so far)."""
+    actor = match.state.actor
+    count = 0
+    for seat, _action in reversed(match.record.played):
+        if seat != actor:
+            break
+        count += 1
+    return count

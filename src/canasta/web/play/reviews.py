@@ -29,7 +29,7 @@ from typing import Any
 
 from canasta.formats.jsondoc import FormatError
 from canasta.formats.position import position_to_dict
-from canasta.web.errors import bad
+from canasta.web.protocol.errors import bad
 
 log = logging.getLogger("canasta.web")
 
