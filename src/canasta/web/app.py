@@ -101,6 +101,8 @@ HandPath = Annotated[int, PathParam(ge=0, le=fields.MAX_HAND, description="a han
 Authorization = Annotated[str | None, Header(
     max_length=fields.MAX_TOKEN + 7, description="`Bearer <seat token>`: the view of that seat")]
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)/")
+#: The four whitespace characters JSON allows around a value (bytes.strip() takes more).
+_JSON_SPACE = b" \t\n\r"
 _JSON_TYPE = re.compile(rb"^\s*application/([\w.+-]+\+)?json\s*(;.*)?$", re.IGNORECASE)
 
 Scope = MutableMapping[str, Any]
@@ -133,7 +135,7 @@ class BodyGuard:
             raw = await self._read(receive, headers, limit)
             if raw is None:
                 return  # the client left
-            if raw.strip():
+            if raw.strip(_JSON_SPACE):  # JSON's whitespace only: a body of \x0b is no JSON
                 if not _JSON_TYPE.match(headers.get(b"content-type", b"")):
                     raise bad("send the body as JSON, with Content-Type: application/json")
                 read_json(raw, limit, self.limits.max_depth)
