@@ -12,8 +12,7 @@ out, to all). No history is kept: the view carries its seat's own.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from canasta.core.cards import NUM_CODES, make_deck
 from canasta.core.data import HandData
@@ -26,12 +25,12 @@ HIDDEN = -1
 S = TypeVar("S", bound=HandData)
 
 
-@dataclass(frozen=True, slots=True)
-class Provisional:
+class Provisional(NamedTuple):
     """What a seat knows of the current player's turn since its first provisional meld (the
     snapshot a ``retract`` returns to): the cards drawn since, in stock order (the next card
     last), :data:`HIDDEN` where this seat did not see them, and the counts per card code of
-    the cards that left that player's hand for the table since."""
+    the cards that left that player's hand for the table since. A named tuple: immutable,
+    and it pickles where the core is compiled (a compiled frozen dataclass does not)."""
 
     draws: tuple[int, ...]
     from_hand: tuple[int, ...]
