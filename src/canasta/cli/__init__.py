@@ -40,6 +40,7 @@ def _register() -> None:
         hint,
         play,
         replay,
+        review,
         rules_cmd,
         score,
         serve,
@@ -47,7 +48,8 @@ def _register() -> None:
         tournament,
     )
 
-    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, serve, hint):
+    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, review, serve,
+                   hint):
         module.register(app)
 
 
