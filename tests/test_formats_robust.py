@@ -93,12 +93,16 @@ def test_an_unfrozen_pile_with_a_wild_card_on_top_is_refused() -> None:
     doc["pile_frozen"] = False
     _refused(doc, "$.pile_frozen", "freezes it")
     doc["pile_frozen"] = True
+    # A position typed in (no deal order): with the deal order, the replay of the history
+    # would refuse the card moved to the pile (test_formats_replay.py).
+    doc["deck"] = []
     state_from_dict(doc, "test")
     # Brazilian: a discarded wild card does not freeze (seed 003), so the same pile is fine
     brazil = roundtrip(position_to_dict(State.deal(load_preset("brazilian"), 4, seed=4)))
     wild = next(i for i, c in enumerate(brazil["stock"]) if c == "JK" or c.startswith("2"))
     brazil["pile"].append(brazil["stock"].pop(wild))
     brazil["pile_frozen"] = False
+    brazil["deck"] = []
     state_from_dict(brazil, "test")
 
 

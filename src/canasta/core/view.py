@@ -13,6 +13,10 @@ random, every deal consistent with what the seat knows equally likely, and retur
 :class:`~canasta.core.state.State` to play on (determinization, for information-set search
 such as ISMCTS or OpenSpiel's ``resample_from_infostate``). The real state is always one of
 the possible samples.
+
+The view holds its seat's own copy of the history (:func:`~canasta.core.events.seen_by`), never
+the state's, and a table blanked by :mod:`canasta.core.blanking`: nothing reachable from it,
+private fields included, holds a card the seat did not see, and it pickles.
 """
 
 from __future__ import annotations
@@ -20,32 +24,21 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from canasta.core.actions import Action, ViewActions
-from canasta.core.cards import NUM_CODES, display_cards, make_deck
+from canasta.core.blanking import HIDDEN as HIDDEN
+from canasta.core.blanking import Provisional as Provisional
+from canasta.core.blanking import blank as blank
+from canasta.core.blanking import provisional_info, table_start, unseen_counts
+from canasta.core.cards import NUM_CODES, display_cards
 from canasta.core.data import HandData, Phase, opening_minimums
-from canasta.core.events import Event, EventLog, events_of, push
+from canasta.core.events import Event, EventLog, events_of, seen_by
 from canasta.core.legality import legal_actions
 from canasta.core.melds import RED3
 from canasta.core.rules import Rules
 
-#: A card the seat cannot see, in the lists of :attr:`View.table`.
-HIDDEN = -1
-
 S = TypeVar("S", bound=HandData)
-
-
-@dataclass(frozen=True, slots=True)
-class Provisional:
-    """What a seat knows of the current player's turn since its first provisional meld (the
-    snapshot a ``retract`` returns to): the cards drawn since, in stock order (the next card
-    last), :data:`HIDDEN` where this seat did not see them, and the counts per card code of
-    the cards that left that player's hand for the table since."""
-
-    draws: tuple[int, ...]
-    from_hand: tuple[int, ...]
 
 
 #: The public attributes of a :class:`View` (``hand``, ``known`` and ``table`` are built
@@ -60,8 +53,8 @@ VIEW_FIELDS = (
 
 
 class EventMark:
-    """A point of a hand's history, as :meth:`View.events_since` returns it (opaque: what
-    it holds is the engine's, with cards the seat may not see)."""
+    """A point of a hand's history as one seat saw it, as :meth:`View.events_since` returns
+    it (opaque)."""
 
     __slots__ = ("_log",)
 
@@ -119,7 +112,7 @@ class View(Generic[S]):
                  "stock_size", "scores", "opened", "opening_minimum", "opening_points",
                  "phase", "current", "actor", "_log", "rules", "_actions", "_legal_actions",
                  "known_counts", "pile", "pending_pile", "hidden", "provisional", "_hand",
-                 "_known", "_table", "_table_done", "_seen_log")
+                 "_known", "_table", "_table_done")
 
     def __init__(self, *, seat: int, team: int, players: int,
                  teams: tuple[tuple[int, ...], ...], hand_counts: tuple[int, ...],
@@ -152,9 +145,8 @@ class View(Generic[S]):
         self.phase: Final = phase
         self.current: Final = current
         self.actor: Final = actor
-        #: The hand's whole history, other seats' hidden cards included: private, read only
-        #: through ``events`` (what this seat saw), so that no public field of a view holds a
-        #: card the seat cannot know.
+        #: The hand's history as this seat saw it (:func:`~canasta.core.events.seen_by`): a
+        #: chain of its own, shared by this seat's views of the hand, never the state's.
         self._log: Final = log
         self.rules: Final = rules
         #: The legal actions as the state listed them; ``legal_actions`` wraps them in a
@@ -174,9 +166,6 @@ class View(Generic[S]):
         # (only sample_state and a few front ends read it).
         self._table = table
         self._table_done = False
-        # The seat's history as a log of its own (what every sample_state gets): built once,
-        # so that all the samples of one view share it.
-        self._seen_log: EventLog | None = None
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -217,7 +206,7 @@ class View(Generic[S]):
     def events(self) -> tuple[Event, ...]:
         """The hand's events as this seat sees them (``event.visible_to(seat)``), oldest
         first; built when asked for."""
-        return tuple(e.visible_to(self.seat) for e in events_of(self._log))
+        return events_of(self._log)
 
     def events_since(self, mark: EventMark | None) -> tuple[tuple[Event, ...] | None,
                                                             EventMark]:
@@ -234,9 +223,8 @@ class View(Generic[S]):
         size = stop.size if stop is not None else 0
         out: list[Event] = []
         node = end
-        seat = self.seat
         while node is not None and node is not stop and node.size > size:
-            out.append(node.event.visible_to(seat))
+            out.append(node.event)
             node = node.prev
         if node is not stop:
             return None, EventMark(end)
@@ -252,31 +240,25 @@ class View(Generic[S]):
         each later event with the mark just after it, oldest first."""
         out: list[tuple[Event, EventMark]] = []
         node = self._log
-        seat = self.seat
         found: object | None = None
         while node is not None:
             got = known.get(id(node))
             if got is not None:
                 found = got
                 break
-            out.append((node.event.visible_to(seat), EventMark(node)))
+            out.append((node.event, EventMark(node)))
             node = node.prev
         out.reverse()
         return found, out
 
     def seen_log(self) -> EventLog | None:
-        """:attr:`events` as a log of their own (shared by every :meth:`sample_state` of
-        this view; built when first asked for)."""
-        log = self._seen_log
-        if log is None and self._log is not None:
-            for event in self.events:
-                log = push(log, event)
-            self._seen_log = log
-        return log
+        """:attr:`events` as a log (shared by every view of this seat on the same hand and
+        every :meth:`sample_state` of them)."""
+        return self._log
 
     def unseen(self) -> list[int]:
         """Counts per card code of the cards this seat cannot see (in ``hidden``'s places)."""
-        return _unseen(self.table, self.seat)
+        return unseen_counts(self.table, self.seat)
 
     def sample_state(self, rng: random.Random) -> S:
         """A full state consistent with everything this seat knows: the unseen cards
@@ -378,15 +360,15 @@ def make_view(state: S, seat: int) -> View[S]:
         phase=s.phase,
         current=s.current,
         actor=s.actor,
-        log=s.event_log,
+        log=seen_by(s.event_log, seat),
         rules=s.rules,
         legal_actions=legal_actions(s) if seat == s.actor else _NO_ACTIONS,
         known_counts=known,
         pile=face_up,
         pending_pile=pending_up,
         hidden=hidden,
-        provisional=_provisional(s, seat),
-        table=_table_start(s, seat),
+        provisional=provisional_info(s, seat),
+        table=table_start(s, seat),
     )
 
 
@@ -397,84 +379,11 @@ def _cards(counts: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(c for c, n in enumerate(counts) if n for _ in range(n))
 
 
-# -- taking the hidden cards out -------------------------------------------------------------
-def blank(state: S, seat: int) -> S:
-    """A copy of ``state`` with every card ``seat`` cannot see taken out (see
-    :attr:`View.table`; a view builds the same table from its own fields, the tests check
-    both agree)."""
-    t = state.clone()
-    _blank_fields(t, seat, hide_surprise=True)
-    t.snapshot = _blank_snapshot(state, seat)
-    return t
-
-
-def _blank_snapshot(state: HandData, seat: int) -> HandData | None:
-    """The table's snapshot: the state's snapshot (while the opening is provisional) with
-    what ``seat`` cannot see taken out."""
-    snap = state.snapshot if state.provisional else None
-    if snap is None:
-        return None
-    b = snap.clone()
-    # Surprise cards taken since were shown; those still set aside are hidden.
-    _blank_fields(b, seat, hide_surprise=bool(state.surprise))
-    # The seats other than the current player's hold now what they held then; the current
-    # player's hand then is rebuilt from its hand now (see sample()).
-    for p in range(b.players):
-        if p != seat:
-            b.hands[p] = [0] * NUM_CODES
-    drawn = len(snap.stock) - len(state.stock)
-    b.stock = [HIDDEN] * len(state.stock) + _draws(state, seat)
-    assert len(b.stock) == len(state.stock) + drawn
-    return b
-
-
-def _table_start(s: S, seat: int) -> S:
-    """The part of :func:`blank` that a view cannot rebuild from its own fields: a new state
-    with every field but the card lists (hands, hand sizes, stock, surprise, pile, pending
-    pile, melds, red threes; :func:`_fill_table` sets them) copied from ``s``. The lists
-    copied here are the ones a move changes in place."""
-    t = type(s)()  # no __init__: every field is set here or in _fill_table
-    t.rules = s.rules
-    t.players = s.players
-    t.teams = s.teams
-    t.team_of = s.team_of
-    t.pile_frozen = s.pile_frozen
-    t.opened = s.opened[:]
-    t.scores = s.scores[:]
-    t.min_extra = s.min_extra[:]
-    t.dealer = s.dealer
-    t.current = s.current
-    t.actor = s.actor
-    t.phase = s.phase
-    t.turn = s.turn
-    t.deck = ()
-    t.took_pile = s.took_pile
-    t.melded_this_turn = s.melded_this_turn
-    t.opening_points = s.opening_points
-    t.provisional = s.provisional
-    t.snapshot = _blank_snapshot(s, seat)
-    t.asked = s.asked
-    t.answer = s.answer
-    t.opened_at_turn_start = s.opened_at_turn_start
-    t.player_melded = s.player_melded[:]
-    t.stopped_turn = s.stopped_turn
-    t.no_discard = s.no_discard
-    t.asks = s.asks[:]
-    t.end_reason = s.end_reason
-    t.went_out = s.went_out
-    t.concealed = s.concealed
-    t.event_log = None  # the sample gets this seat's events (see sample())
-    t.lookahead = s.lookahead
-    t.joker_turn = s.joker_turn[:]
-    t.known = s.known[:]
-    t.pile_hidden = s.pile_hidden
-    return t
-
-
 def _fill_table(view: View[S], t: S) -> None:
-    """Set the card lists of the table ``t`` begun by :func:`_table_start` from the view's
-    fields, as :func:`blank` would: the other hands hold their known cards, the stock, the
-    surprise cards and the face-down pile cards are :data:`HIDDEN`."""
+    """Set the card lists of the table ``t`` begun by :func:`~canasta.core.blanking.table_start`
+    from the view's fields, as :func:`~canasta.core.blanking.blank` would: the other hands hold
+    their known cards, the stock, the surprise cards and the face-down pile cards are
+    :data:`HIDDEN`."""
     seat = view.seat
     t.hands = [list(view.hand_counts) if p == seat else list(view.known_counts[p])
                for p in range(view.players)]
@@ -488,75 +397,12 @@ def _fill_table(view: View[S], t: S) -> None:
     t.red_threes = [list(r) for r in view.red_threes]
 
 
-def _blank_fields(t: HandData, seat: int, hide_surprise: bool) -> None:
-    for p in range(t.players):
-        if p != seat:
-            t.hands[p] = list(t.known[p])
-    t.stock = [HIDDEN] * len(t.stock)
-    if hide_surprise:
-        t.surprise = [HIDDEN] * len(t.surprise)
-    if t.pending_pile:
-        t.pending_pile = [HIDDEN] * t.pile_hidden + t.pending_pile[t.pile_hidden:]
-    else:
-        t.pile = [HIDDEN] * t.pile_hidden + t.pile[t.pile_hidden:]
-    t.deck = ()
-    t.event_log = None  # the sample gets this seat's events (see sample())
-
-
-def _draws(state: HandData, seat: int) -> list[int]:
-    """The cards drawn since the snapshot, stock order, hidden from ``seat`` unless it drew
-    them or they were red threes laid out on the table."""
-    snap = state.snapshot
-    assert snap is not None
-    drawn = snap.stock[len(state.stock):]
-    if seat == state.current:
-        return list(drawn)
-    laid_out = not state.rules.red_threes.may_keep_as_stop
-    return [c if laid_out and c in RED3 else HIDDEN for c in drawn]
-
-
-def _provisional(s: HandData, seat: int) -> Provisional | None:
-    snap = s.snapshot if s.provisional else None
-    if snap is None:
-        return None
-    cur = s.current
-    drawn = [0] * NUM_CODES
-    for c in snap.stock[len(s.stock):]:
-        if not (c in RED3 and not s.rules.red_threes.may_keep_as_stop):
-            drawn[c] += 1
-    from_hand = tuple(snap.hands[cur][c] - s.hands[cur][c] + drawn[c] for c in range(NUM_CODES))
-    return Provisional(draws=tuple(_draws(s, seat)), from_hand=from_hand)
-
-
-@functools.lru_cache(maxsize=64)
-def _deck_counts(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
-    deck = make_deck(packs, jokers_per_pack)
-    return tuple(deck.count(c) for c in range(NUM_CODES))
-
-
-def _unseen(t: HandData, seat: int) -> list[int]:
-    """Counts per card code of the cards not visible in the blanked state ``t``."""
-    counts = list(_deck_counts(t.rules.packs(t.players), t.rules.deal.jokers_per_pack))
-    for hand in t.hands:
-        counts = [a - b for a, b in zip(counts, hand, strict=True)]
-    seen = [*t.pile, *t.pending_pile, *t.surprise]
-    for m in t.melds:
-        for cards in m.values():
-            seen.extend(cards)
-    for r in t.red_threes:
-        seen.extend(r)
-    for c in seen:
-        if c != HIDDEN:
-            counts[c] -= 1
-    return counts
-
-
 # -- dealing the hidden cards ----------------------------------------------------------------
 def sample(view: View[S], rng: random.Random) -> S:
     """See :meth:`View.sample_state`."""
     t = view.table
     seat = view.seat
-    unseen = _unseen(t, seat)
+    unseen = unseen_counts(t, seat)
     # Red threes are laid out at once (seed 002: "li mette da parte"), so none hides in a hand
     # unless the rules let players keep them.
     reds: list[int] = []

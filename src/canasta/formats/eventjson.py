@@ -15,7 +15,7 @@ from canasta.core import events as ev
 from canasta.core.actions import ActionParseError, action_from_json, action_to_json
 from canasta.core.cards import NUM_CODES, card_text
 from canasta.core.scoring import ScoreSheet
-from canasta.formats.jsondoc import Reader, sub
+from canasta.formats.jsondoc import MAX_DECK, MAX_SCORE, Reader, sub
 
 #: JSON type name of each event class.
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -112,10 +112,10 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
             kwargs[name] = tuple(_sheet(r, s, sub(at, i))
                                  for i, s in enumerate(r.list_(value, at)))
         elif name == "hand_sizes":
-            kwargs[name] = tuple(r.int_(v, sub(at, i), 0)
-                                 for i, v in enumerate(r.list_(value, at)))
+            kwargs[name] = tuple(r.int_(v, sub(at, i), 0, MAX_DECK)
+                                 for i, v in enumerate(r.list_(value, at, max_len=6)))
         elif name.endswith("_count"):
-            kwargs[name] = r.int_(value, at, 0)
+            kwargs[name] = r.int_(value, at, 0, MAX_DECK)
         elif name in ("special", "top_only", "new", "out_of_play", "yes", "concealed"):
             kwargs[name] = r.bool_(value, at)
         elif name == "reason":
@@ -126,7 +126,7 @@ def event_from_json(r: Reader, data: Any, path: str) -> ev.Event:
         elif value is None and name in ("went_out", "seat"):
             kwargs[name] = None
         else:
-            kwargs[name] = r.int_(value, at)
+            kwargs[name] = r.int_(value, at, -MAX_SCORE, MAX_SCORE)
     event: ev.Event = cls(**kwargs)
     return event
 
@@ -147,17 +147,22 @@ def _sheet(r: Reader, data: Any, path: str) -> ScoreSheet:
         for k, v in values.items():
             if isinstance(v, bool) or not isinstance(v, (int, str)):
                 r.fail(sub(sub(cpath, "values"), k), "expected a number or a text")
+            if isinstance(v, int):
+                r.int_(v, sub(sub(cpath, "values"), k), -MAX_SCORE, MAX_SCORE)
         codes.append((r.str_(r.key(it, "code", cpath), sub(cpath, "code")), dict(values)))
     items = []
     for i, item in enumerate(r.list_(r.key(obj, "items", path), sub(path, "items"))):
         ipath = sub(sub(path, "items"), i)
         it = r.obj(item, ipath)
         items.append((r.str_(r.key(it, "label", ipath), sub(ipath, "label")),
-                      r.int_(r.key(it, "points", ipath), sub(ipath, "points"))))
+                      r.int_(r.key(it, "points", ipath), sub(ipath, "points"), -MAX_SCORE,
+                             MAX_SCORE)))
     return ScoreSheet(
-        team=r.int_(r.key(obj, "team", path), sub(path, "team"), 0),
+        team=r.int_(r.key(obj, "team", path), sub(path, "team"), 0, 5),
         items=tuple(items),
-        hand_total=r.int_(r.key(obj, "hand_total", path), sub(path, "hand_total")),
-        score_before=r.int_(r.key(obj, "score_before", path), sub(path, "score_before")),
+        hand_total=r.int_(r.key(obj, "hand_total", path), sub(path, "hand_total"), -MAX_SCORE,
+                          MAX_SCORE),
+        score_before=r.int_(r.key(obj, "score_before", path), sub(path, "score_before"),
+                            -MAX_SCORE, MAX_SCORE),
         codes=tuple(codes),
     )

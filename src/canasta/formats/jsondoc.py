@@ -24,6 +24,10 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CODE_OF = {card_text(c): c for c in range(NUM_CODES)}
 #: Largest deck a document may describe (4 packs of 52 plus generous jokers).
 MAX_DECK = 260
+#: Largest match score, hand total or score item a document may hold, either sign: a stated
+#: bound beyond any match (targets are 5,000 to 15,000 points; one hand of the biggest deck,
+#: every card on the table in canastas, brings well under 100,000), within 32 bits.
+MAX_SCORE = 10_000_000
 #: Rules already built from a document's rule keys (building them is slow; they are immutable).
 _RULES_CACHE: dict[str, Rules] = {}
 

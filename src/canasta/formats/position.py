@@ -24,12 +24,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from canasta.core import meldshape
 from canasta.core.actions import Action, ActionParseError, parse_action
 from canasta.core.cards import (
-    BLACK_THREES,
     NUM_CODES,
-    POINTS,
     RED_THREES,
     WILD_RANK,
     card_text,
@@ -39,12 +36,15 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData
-from canasta.core.events import Discarded, Played, UpcardTurned
+from canasta.core.events import Dealt, Played, action_of
+from canasta.core.legality import IllegalActionError
 from canasta.core.melds import SEQUENCE_KEY, is_sequence
 from canasta.core.rules import Rules, RulesError
-from canasta.core.state import Phase, State
+from canasta.core.state import MisdealError, Phase, State
 from canasta.formats.eventjson import event_from_json, event_to_json
 from canasta.formats.jsondoc import (
+    MAX_DECK,
+    MAX_SCORE,
     FormatError,
     Reader,
     check_card_counts,
@@ -54,10 +54,16 @@ from canasta.formats.jsondoc import (
     rules_header,
     sub,
 )
+from canasta.formats.position_checks import END_REASONS as END_REASONS
+from canasta.formats.position_checks import (
+    check_events,
+    check_numbers,
+    check_pile_freeze,
+    check_table,
+)
 
 FORMAT = "canasta-position"
 VERSION = 1
-END_REASONS = ("went_out", "stock_exhausted", "last_card_red_three")
 
 _TOP_KEYS = frozenset({
     "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
@@ -207,8 +213,81 @@ def state_from_dict(data: Any, source: str = "position", path: str = "$") -> Sta
             state.record(Played(seat, action))
     # "log" (English lines, written before events) is accepted and not read.
     r.list_(doc.get("log", []), sub(path, "log"))
-    _check_pile_freeze(r, state, path)
+    check_events(r, state, path)
+    check_pile_freeze(r, state, path)
+    events = state.events
+    if (state.deck and events and isinstance(events[0], Dealt)
+            and all(h is not None for h in events[0].hands)):
+        _replay(r, state, path)
     return state
+
+
+def _replay(r: Reader, state: State, path: str) -> None:
+    """Play the position's actions again from its deal order under its rules: each must be
+    legal when it was played, every event as recorded, and the position what they lead to.
+
+    Raises:
+        PositionError: (through ``r``) at the first event that could not have happened, or
+        the first value of the position that the history does not give.
+    """
+    epath = sub(path, "events")
+    try:
+        again = State.deal(state.rules, state.players, deck=state.deck, dealer=state.dealer,
+                           scores=state.scores, team_size=len(state.teams[0]))
+    except (MisdealError, ValueError) as exc:
+        r.fail(sub(path, "deck"), f"this deal order cannot be played: {exc}")
+    events = state.events
+
+    def same_so_far() -> None:
+        made = again.events
+        for j, event in enumerate(made):
+            if j >= len(events) or events[j] != event:
+                r.fail(sub(epath, j), "expected the event the deal order and the actions "
+                                      f"before it give: {json.dumps(event_to_json(event))[:200]}")
+
+    for i, event in enumerate(events):
+        played = action_of(event)
+        if played is None:
+            continue
+        same_so_far()
+        seat, action = played
+        at = sub(epath, i)
+        if again.is_over:
+            r.fail(at, "the hand was over before this action")
+        if seat != again.actor:
+            r.fail(sub(at, "seat"), f"seat {seat} acts, but it is seat {again.actor}'s turn")
+        try:
+            again.verify(action)
+        except IllegalActionError as exc:
+            r.fail(at, f"'{action.text()}' could not be played then: {exc.reason} "
+                       f"[{exc.rule}]")
+        again.apply(action)
+    same_so_far()
+    if len(again.events) != len(events):
+        r.fail(sub(epath, len(again.events)), "expected no more events: the actions before it "
+                                              "give none")
+    diff = _first_difference(_body(again), _body(state), path)
+    if diff is not None:
+        where, value = diff
+        r.fail(where, "expected what the deal order and the history give: "
+                      f"{json.dumps(value)[:200]}")
+
+
+def _first_difference(want: Any, got: Any, path: str) -> tuple[str, Any] | None:
+    """The path of the first value of ``got`` that is not ``want``'s, with ``want``'s."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key, value in want.items():
+            found = _first_difference(value, got.get(key), sub(path, key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            found = _first_difference(a, b, sub(path, i))
+            if found is not None:
+                return found
+        return None
+    return None if want == got else (path, want)
 
 
 def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: bool) -> State:
@@ -252,7 +331,8 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
             team_of[seat] = t
     s.team_of = tuple(team_of)
     s.dealer = r.int_(r.key(doc, "dealer", path), at("dealer"), 0, players - 1)
-    s.scores = [r.int_(v, sub(at("scores"), i)) for i, v in enumerate(per_team("scores"))]
+    s.scores = [r.int_(v, sub(at("scores"), i), -MAX_SCORE, MAX_SCORE)
+                for i, v in enumerate(per_team("scores"))]
 
     # Where every card is, for the conservation check: (place path, cards).
     places: list[tuple[str, list[int]]] = []
@@ -290,7 +370,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
         places.append((tpath, cards))
         s.red_threes.append(cards)
     s.opened = [r.bool_(v, sub(at("opened"), i)) for i, v in enumerate(per_team("opened"))]
-    s.min_extra = [r.int_(v, sub(at("minimum_raised"), i), 0)
+    s.min_extra = [r.int_(v, sub(at("minimum_raised"), i), 0, MAX_SCORE)
                    for i, v in enumerate(per_team("minimum_raised"))]
     s.pile = r.cards(r.key(doc, "pile", path), at("pile"))
     places.append((at("pile"), s.pile))
@@ -310,13 +390,15 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
             r.fail(at("deck"), f"expected the full deal order of {sum(full)} cards for these "
                                "rules (or an empty list)")
     s.deck = tuple(deck)
-    s.asks = [r.int_(v, sub(at("asks"), i), 0) for i, v in
+    s.asks = [r.int_(v, sub(at("asks"), i), 0, 2 * MAX_DECK) for i, v in
               enumerate(r.list_(doc.get("asks", [0] * players), at("asks"), length=players))]
     s.player_melded = [r.bool_(v, sub(at("player_melded"), i)) for i, v in enumerate(
         r.list_(doc.get("player_melded", [False] * players), at("player_melded"),
                 length=players))]
-    s.joker_turn = [r.int_(v, sub(at("joker_turn"), i), -1) for i, v in enumerate(
-        r.list_(doc.get("joker_turn", [-1] * n_teams), at("joker_turn"), length=n_teams))]
+    joker_turns = r.list_(doc.get("joker_turn", [-1] * n_teams), at("joker_turn"),
+                          length=n_teams)
+    s.joker_turn = [r.int_(v, sub(at("joker_turn"), i), -1, 2 * MAX_DECK)
+                    for i, v in enumerate(joker_turns)]
 
     turn = r.obj(r.key(doc, "turn", path), at("turn"))
     tp = at("turn")
@@ -325,7 +407,7 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     def tget(key: str, default: Any) -> Any:
         return turn.get(key, default)
 
-    s.turn = r.int_(r.key(turn, "number", tp), sub(tp, "number"), 0)
+    s.turn = r.int_(r.key(turn, "number", tp), sub(tp, "number"), 0, 2 * MAX_DECK)
     s.current = r.int_(r.key(turn, "current", tp), sub(tp, "current"), 0, players - 1)
     s.actor = r.int_(tget("actor", s.current), sub(tp, "actor"), 0, players - 1)
     phase = r.str_(r.key(turn, "phase", tp), sub(tp, "phase"))
@@ -336,7 +418,8 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     s.phase = phases[phase]
     s.took_pile = r.bool_(tget("took_pile", False), sub(tp, "took_pile"))
     s.melded_this_turn = r.bool_(tget("melded", False), sub(tp, "melded"))
-    s.opening_points = r.int_(tget("opening_points", 0), sub(tp, "opening_points"), 0)
+    s.opening_points = r.int_(tget("opening_points", 0), sub(tp, "opening_points"), 0,
+                              MAX_SCORE)
     s.provisional = r.bool_(tget("provisional", False), sub(tp, "provisional"))
     s.pending_pile = r.cards(tget("pending_pile", []), sub(tp, "pending_pile"))
     places.append((sub(tp, "pending_pile"), s.pending_pile))
@@ -362,9 +445,10 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     _read_known(r, s, doc, path)
 
     _check_cards(r, places, full, path)
-    _check_table(r, s, path)
+    check_table(r, s, path)
+    check_numbers(r, s, path)
     if not top:  # a position before the opening has no events of its own
-        _check_pile_freeze(r, s, path)
+        check_pile_freeze(r, s, path)
     before = tget("before_opening", None)
     if s.provisional:
         if not top and before is not None:
@@ -430,148 +514,6 @@ def _check_cards(r: Reader, places: list[tuple[str, list[int]]], full: list[int]
         r.fail(path, f"the position holds {sum(total)} cards, the deck {sum(full)}: missing "
                      f"{count_text(missing)} (every card must be in a hand, a meld, the red "
                      "threes, the pile, the stock or the surprise cards)")
-
-
-def _check_table(r: Reader, s: State, path: str) -> None:
-    """What the engine can never produce: the rules of melds, red threes, turns and ends."""
-    rules = s.rules
-    over = s.phase is Phase.OVER
-    tp = sub(path, "turn")
-    current_team = s.team_of[s.current]
-    for seat in range(s.players):
-        hand = s.hands[seat]
-        for code in RED_THREES:
-            if hand[code] and not rules.red_threes.may_keep_as_stop:
-                r.fail(sub(sub(path, "hands"), seat),
-                       f"{card_text(code)} in a hand: a red three is laid out at once "
-                       "[red_threes.may_keep_as_stop]")
-        if not over and s.hand_size[seat] == 0:
-            r.fail(sub(sub(path, "hands"), seat),
-                   "an empty hand in a hand still being played (the player would have gone out)")
-    for t, melds in enumerate(s.melds):
-        tpath = sub(sub(path, "melds"), t)
-        for m, (rank, cards) in enumerate(melds.items()):
-            mpath = sub(tpath, m)
-            for i, c in enumerate(cards):
-                if c in RED_THREES:
-                    r.fail(sub(mpath, i), "red threes are never melded")
-            if rank == 3 and not (rules.melds.black_three_meld_going_out
-                                  or rules.melds.black_threes_out_of_play):
-                r.fail(mpath, "black threes are never melded [melds.black_three_meld_going_out]")
-            if rank >= SEQUENCE_KEY and any(is_wild(c) for c in cards):
-                r.fail(mpath, "a sequence canasta holds natural cards only")
-            err = meldshape.meld_error(s, rank, cards, (), t)
-            if err is not None:
-                r.fail(mpath, f"{err.reason} [{err.rule}]")
-        provisional_here = s.provisional and t == current_team
-        # Black threes put out of play (seed 004 "3-arii de negru se pot scoate din joc (daca
-        # ii ai pe toti 4)") need no opening: such a group alone leaves the side unopened.
-        opening_melds = [k for k in melds
-                         if not (k == 3 and rules.melds.black_threes_out_of_play)]
-        if opening_melds and not s.opened[t] and not provisional_here and not over:
-            r.fail(sub(sub(path, "opened"), t), "expected true: the team has melds")
-        if s.opened[t] and not melds and not over:
-            r.fail(sub(sub(path, "opened"), t), "expected false: the team has no meld")
-    if s.phase is Phase.ANSWER:
-        seats = s.teams[current_team]
-        if len(seats) < 2 or s.actor == s.current or s.actor not in seats or not s.asked:
-            r.fail(sub(tp, "actor"), "while a question waits, the partner of the current "
-                                     "player acts (and turn.asked is true)")
-    elif s.actor != s.current:
-        r.fail(sub(tp, "actor"), f"expected the current player {s.current} to act")
-    # A question and its answer may stand before the draw: a take of the pile given back by
-    # ``retract`` (legality.take_stranded) keeps them, as any retract does; and a question may
-    # be asked during a provisional opening (issue 9 item 6).
-    if s.phase is Phase.DRAW and (s.took_pile or s.melded_this_turn or s.provisional
-                                  or s.pending_pile):
-        r.fail(tp, "before the draw nothing of the turn has happened yet")
-    if s.provisional:
-        if s.opened[current_team] or s.phase not in (Phase.PLAY, Phase.ANSWER, Phase.OVER):
-            r.fail(sub(tp, "provisional"), "a provisional opening belongs to an unopened side "
-                                           "in the play step or while a question waits")
-        points = sum(POINTS[c] for c in [c for m in s.melds[current_team].values() for c in m])
-        if s.opening_points > points:
-            r.fail(sub(tp, "opening_points"), f"expected at most the {points} points melded")
-    elif s.pending_pile and not over:
-        r.fail(sub(tp, "pending_pile"), "the pile waits only for a provisional opening")
-    if s.phase is Phase.DRAW and s.turn == 0 and s.stock:
-        dealt = rules.cards_dealt(s.players)
-        for seat in range(s.players):
-            if s.hand_size[seat] != dealt:
-                r.fail(sub(sub(path, "hands"), seat),
-                       f"expected the {dealt} cards dealt: nobody has played yet (turn 0), got "
-                       f"{s.hand_size[seat]}")
-    if s.answer is not None and not s.asked:
-        r.fail(sub(tp, "answer"), "expected null: nobody asked")
-    _check_impossible(r, s, path)
-    if over:
-        rp = sub(path, "result")
-        if s.end_reason not in END_REASONS:
-            r.fail(sub(rp, "end_reason"), f"expected one of {', '.join(END_REASONS)}")
-        if (s.end_reason == "went_out") != (s.went_out is not None):
-            r.fail(sub(rp, "went_out"), "expected the seat that went out exactly when "
-                                        "end_reason is went_out")
-        if s.went_out is not None and s.hand_size[s.went_out]:
-            r.fail(sub(sub(path, "hands"), s.went_out), "expected no card: this player went out")
-        if s.concealed and s.went_out is None:
-            r.fail(sub(rp, "concealed"), "expected false: nobody went out")
-    elif s.end_reason or s.went_out is not None or s.concealed:
-        r.fail(sub(path, "result"), "expected no result while the hand is played")
-
-
-def _top_is_the_upcard(s: State) -> bool:
-    """Whether the pile's top card can be the upcard rather than a discard. The discard rules
-    freeze the pile for a discarded card; the upcard is judged by the upcard rules (a black
-    three turned up freezes nothing in seed 003, whose black three freezes "quando vengono
-    scartati"). Without events (positions typed by hand or written before events), nothing
-    discarded yet (turn 0) is all that can be known."""
-    if s.turn > 0:
-        return False
-    events = list(s.events)
-    if not events:
-        return True
-    if any(isinstance(e, Discarded) for e in events):
-        return False
-    upcards = [e.card for e in events if isinstance(e, UpcardTurned)]
-    return bool(upcards) and upcards[-1] == s.pile[-1]
-
-
-def _check_impossible(r: Reader, s: State, path: str) -> None:
-    """Positions no play can reach (issue 9 item 17): a hand ended by the stock while the stock
-    holds cards, a side out without the canastas its rules require, surprise cards under rules
-    that deal none (or more than they deal); the pile's freeze is :func:`_check_pile_freeze`."""
-    rules = s.rules
-    rp = sub(path, "result")
-    if s.phase is Phase.OVER and s.end_reason in ("stock_exhausted", "last_card_red_three"):
-        if s.stock:
-            r.fail(sub(rp, "end_reason"), f"the hand ended with the stock ({s.end_reason}) "
-                                          f"while the stock holds {len(s.stock)} cards")
-    if s.phase is Phase.OVER and s.went_out is not None:
-        team = s.team_of[s.went_out]
-        size = rules.melds.canasta_size
-        have = sum(1 for m in s.melds[team].values() if len(m) >= size)
-        need = rules.canastas_required(s.players)
-        if have < need:
-            r.fail(sub(rp, "went_out"), f"team {team} went out with {have} canasta"
-                                        f"{'s' if have != 1 else ''}; its rules require {need} "
-                                        "[going_out.canastas_required]")
-    if len(s.surprise) > rules.deal.surprise_cards:
-        r.fail(sub(path, "surprise"), f"{len(s.surprise)} surprise cards, the rules deal "
-                                      f"{rules.deal.surprise_cards} [deal.surprise_cards]")
-
-
-def _check_pile_freeze(r: Reader, s: State, path: str) -> None:
-    """A pile not frozen under a discarded card that freezes it is impossible (issue 9 item
-    17). Read after the events, which tell a discard from the upcard."""
-    if not s.pile or s.pile_frozen or _top_is_the_upcard(s):
-        return
-    top, rules = s.pile[-1], s.rules
-    if is_wild(top) and rules.pile.wild_discard_freezes:
-        r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
-                                         "pile freezes it [pile.wild_discard_freezes]")
-    if top in BLACK_THREES and rules.pile.black_three_discard_freezes:
-        r.fail(sub(path, "pile_frozen"), f"expected true: {card_text(top)} on top of the "
-                                         "pile freezes it [pile.black_three_discard_freezes]")
 
 
 def state_from_json(text: str, source: str = "position") -> State:
