@@ -32,7 +32,7 @@ from canasta.formats.eventjson import event_to_json
 from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
-from canasta.i18n.events import Entry, event_entries, took_back_entry
+from canasta.i18n.events import Entry, event_entries, stand_in_entry, took_back_entry
 from canasta.web.connections import JSONList
 from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.models import FinishedHand, HandData, TableData
@@ -137,6 +137,11 @@ class Game:
         #: Undos of the hand in play, for the log: (events before it, seat, cards taken
         #: back). Kept by the process that played the undo, not stored.
         self.taken_back: list[tuple[int, int, tuple[int, ...]]] = []
+        #: Seats a bot plays for their person now (set by the table), and the events of
+        #: the hand in play that such a bot made: the logs say "Bot for Ann ...". Kept by
+        #: the processes that saw the moves, not stored.
+        self.stand_ins: frozenset[int] = frozenset()
+        self.by_bot: set[int] = set()
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
@@ -179,7 +184,11 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply ``action`` for the seat to act (IllegalActionError leaves all unchanged);
         a hand it ends is scored."""
+        state = self.state
+        before, by_bot = len(state.events), state.actor in self.stand_ins
         event = self.match.apply(action)
+        if by_bot:
+            self.by_bot.update(range(before, len(state.events)))
         if self.state.is_over:
             self.finish_hand()
         return event
@@ -191,6 +200,7 @@ class Game:
         cards = tuple(c for _seat, text in actions for c in getattr(
             parse_action(text), "cards", ()))
         self.taken_back.append((events, seat, cards))
+        self.by_bot = {i for i in self.by_bot if i < events}
 
     def finish_hand(self) -> None:
         if self.state.is_over and not self.match.record.sheets:
@@ -201,6 +211,7 @@ class Game:
         match's seed, misdeals dealt again); returns its stored form."""
         self.match.next_hand()
         self.taken_back = []
+        self.by_bot = set()
         return hand_data_of(self.hand_number, self.match.record)
 
     def sheets_stored(self) -> list[dict[str, Any]]:
@@ -255,7 +266,7 @@ class Game:
             self.view(seat)
         if not state.is_over and state.actor in self._needs(seats):
             self.go_out_plan()
-        self._events.update(state, self.taken_back)
+        self._events.update(state, self.taken_back, self.by_bot)
 
     def prepared(self, seats: Iterable[int | None]) -> bool:
         """Whether :meth:`prepare` has nothing left to build for ``seats``."""
@@ -270,7 +281,7 @@ class Game:
         """The view of ``seat`` (None: a spectator, who sees the public part only)."""
         state = self.state
         view = self.view(state.current if seat is None else seat)
-        events = self._events.update(state, self.taken_back)
+        events = self._events.update(state, self.taken_back, self.by_bot)
         out = _public(view, self.rules)
         out["log"] = JSONList(events.log, events.log_texts)
         out["events"] = JSONList(events.public, events.public_texts)
@@ -369,10 +380,11 @@ class _Lists:
     """The parts of the messages built from the hand's events, kept per state and grown by
     the new events only, with each item's JSON text (:class:`JSONList`)."""
 
-    def __init__(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
-                 ) -> None:
+    def __init__(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]],
+                 by_bot: set[int]) -> None:
         self.state = state
         self.taken_back = taken_back  # Game.taken_back: undos, at their place in the log
+        self.by_bot = by_bot  # Game.by_bot: the events a bot made for a person
         self.count = 0
         self.public: list[dict[str, Any]] = []
         self.public_texts: list[str] = []
@@ -415,6 +427,8 @@ class _Lists:
                 noted += 1
             if i < len(raw):
                 for entry in event_entries(raw[i].visible_to(viewer), seat):
+                    if i in self.by_bot:
+                        entry = stand_in_entry(entry)
                     out.append(entry)
                     texts.append(json.dumps(entry))
         self.by_seat[seat] = (len(raw), out, texts, noted)
@@ -432,13 +446,14 @@ class _EventCache:
         lists = self.lists
         return lists is not None and lists.state is state and lists.count == len(state.events)
 
-    def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
-               ) -> _Lists:
+    def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]],
+               by_bot: set[int]) -> _Lists:
         raw = state.events
         lists = self.lists
         # a new hand, or an undo (which puts back an earlier copy of the state): anew
-        if lists is None or lists.state is not state or len(raw) < lists.count:
-            lists = self.lists = _Lists(state, taken_back)
+        if lists is None or lists.state is not state or len(raw) < lists.count \
+                or lists.by_bot is not by_bot:
+            lists = self.lists = _Lists(state, taken_back, by_bot)
         if len(raw) > lists.count:
             lists.grow(raw)
         return lists

@@ -91,6 +91,15 @@ class Table:
     dirty: bool = False
     sender: asyncio.Task[None] | None = None
 
+    def __post_init__(self) -> None:
+        self.sync_stand_ins()
+
+    def sync_stand_ins(self) -> None:
+        """Tell the match which seats a bot plays for their person (after any change of who
+        plays a seat, or of the match): their moves are marked in the logs."""
+        self.game.stand_ins = frozenset(s.seat for s in self.seats
+                                        if s.kind == "human" and s.controller == "bot")
+
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]

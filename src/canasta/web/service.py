@@ -53,6 +53,7 @@ from canasta.web.models import SeatData, TableData
 from canasta.web.pubsub import LocalBus, RedisBus
 from canasta.web.seats import Seat, Table
 from canasta.web.settings import TableSettings
+from canasta.web.standin import log_stand_in
 from canasta.web.storage import Append, StorageError, Store
 
 log = logging.getLogger("canasta.web")
@@ -238,6 +239,7 @@ class TableService:
             seat.kind, seat.controller, seat.level = s.kind, s.controller, s.level
             seat.name, seat.token_hash, seat.away = s.name, s.token_hash, s.away
             table.game.names[s.seat] = s.name
+        table.sync_stand_ins()
 
     async def refresh(self, table: Table, rebuild: bool = False) -> bool:
         """Catch up with the database (under the table's lock): the actions stored since the
@@ -279,6 +281,7 @@ class TableService:
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))
             table.game = Game(match, table.names)
+            table.sync_stand_ins()
             table.undo_mark = await self._recovered_mark(table)
         table.version = changes.version
         if moved:
@@ -474,6 +477,7 @@ class TableService:
         seat.level = level
         seat.away = away
         seat.bot = make_bot(level) if controller == "bot" else None
+        table.sync_stand_ins()
         self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
 
     async def _clock_expired(self, table: Table, turn: Turn) -> None:
@@ -591,6 +595,8 @@ class TableService:
                         log.error("table %s: illegal bot move %s", table.id, action.text())
                         await self._commit(table, seat, [view.legal_actions[0]])
                     self.stats["bot_moves"] += 1
+                    if table.seats[seat].kind == "human":
+                        log_stand_in(table, table.seats[seat], [action.text()])
                 except WebError as exc:
                     if exc.code == "stale":
                         continue
