@@ -3,10 +3,10 @@
 An entry is data, ``{"key": "event.meld.self", "values": {...}, "seat": 2}``: the catalogue
 key, its values (cards as card texts, which read the same in every language) and the seat
 (``seat``) or side (``team``) it is about, whose name the front end fills in as ``{name}`` /
-``{team}``; ``"bot": true`` marks what a bot did for the seat's absent person
-(:func:`stand_in_entry`), whose ``{name}`` reads "Bot for Ann". The seat that acted reads the ``.self`` form ("You draw 7h"), the others the
+``{team}``. The seat that acted reads the ``.self`` form ("You draw 7h"), the others the
 ``.other`` form ("North draws a card from the stock"); hidden cards are never in an
-``.other`` entry.
+``.other`` entry. ``"bot": true`` marks what a bot did for the seat's absent person
+(:func:`stand_in_entry`): the ``.other`` form, whose ``{name}`` reads "Bot for Ann".
 
 :func:`event_entries` reads the frozen Event values of ``canasta.core.events`` by their kind
 (class name) and fields; nothing here reads text.

@@ -15,8 +15,8 @@ from canasta.bots import Suggestion
 from canasta.core.actions import action_to_json
 from canasta.web.errors import WebError, bad
 from canasta.web.service import TableService
-from canasta.web.standin import check_absent
 from canasta.web.settings import SettingsError, check_level
+from canasta.web.standin import check_absent
 
 #: Seconds of search per hint (canasta.bots.hints.DEFAULT_BUDGET is the same).
 HINT_BUDGET = 0.4

@@ -175,6 +175,7 @@ class Table:
                 for s in self.seats
             ],
             "hand_number": game.hand_number,
+            "deal": game.deal_json(),
             "dealer": game.dealer,
             "view": game.view_json(seat),
             "match": {

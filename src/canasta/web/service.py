@@ -48,7 +48,7 @@ from canasta.web.committer import Committer
 from canasta.web.connections import Connection, broadcast
 from canasta.web.engine import DEFAULT_BUDGET, EngineCalls
 from canasta.web.errors import WebError, illegal_error, paused_error
-from canasta.web.game import Game, Refused, apply_texts, hand_record_of, play_actions
+from canasta.web.game import Game, Refused, apply_texts, deals_of, hand_record_of, play_actions
 from canasta.web.models import SeatData, TableData
 from canasta.web.pubsub import LocalBus, RedisBus
 from canasta.web.seats import Seat, Table
@@ -280,7 +280,7 @@ class TableService:
             match = await self.engine(table, lambda: Match.resume(
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))
-            table.game = Game(match, table.names)
+            table.game = Game(match, table.names, {**game.deals, **deals_of(changes.hands)})
             table.sync_stand_ins()
             table.undo_mark = await self._recovered_mark(table)
         table.version = changes.version

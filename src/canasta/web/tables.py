@@ -24,7 +24,7 @@ from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.assist import AssistedService
 from canasta.web.connections import Connection
 from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
-from canasta.web.game import Game, hand_data_of, record_of, rules_json
+from canasta.web.game import Game, record_of, rules_json
 from canasta.web.models import TableData
 from canasta.web.seats import MAX_NAME, Seat, Table, hash_token
 from canasta.web.settings import LEVELS, SettingsError, check_level, default_level, parse_settings
@@ -151,7 +151,7 @@ class TableManager(AssistedService):
             raise bad(f"these rules cannot deal a hand: {exc}") from None
         data = TableData(table_id or secrets.token_urlsafe(9), variant, options, players,
                          team_size, 0, "playing", [s.to_data() for s in seats],
-                         [hand_data_of(0, game.match.record)], settings.to_json(),
+                         [game.stored_hand(0)], settings.to_json(),
                          rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
 

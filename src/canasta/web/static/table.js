@@ -119,6 +119,7 @@ function onState(msg) {
   }
   if (S && S.hand_number !== msg.hand_number) lastLogLength = 0;
   S = msg;
+  noteDealCommitment();
   clockAt = performance.now();
   render();
 }
