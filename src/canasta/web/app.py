@@ -82,6 +82,8 @@ import canasta.web.scorepad as scorepad
 from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
 from canasta.web.errors import WebError, bad
+from canasta.web.headers import catalogue_response
+from canasta.web.headers import install as install_headers
 from canasta.web.limits import ServerLimits
 from canasta.web.storage import Store
 from canasta.web.tables import Connection, TableManager, bot_levels, variants
@@ -217,6 +219,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return respond(dispatcher.refusal(exc, Context(table_id=match and match.group(1))))
 
     app.add_middleware(BodyGuard, limits=limits, refuse=refuse)
+    install_headers(app)  # security headers, gzip and caching around everything
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -261,13 +264,13 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
              responses={200: {"description": "the catalogue: key -> text",
                               "content": {"application/json": {}}},
                         **error_responses(404)})
-    async def api_catalogue(lang: Annotated[str, PathParam(max_length=16)]) -> Response:
-        """The message catalogue of a language (canasta.i18n)."""
+    async def api_catalogue(request: Request,
+                            lang: Annotated[str, PathParam(max_length=16)]) -> Response:
+        """The message catalogue of a language (canasta.i18n), with its ETag."""
         if lang not in i18n.languages():
             return JSONResponse({"type": "error", "code": "not-found",
                                  "message": f"no catalogue for '{lang}'"}, status_code=404)
-        return JSONResponse(i18n.catalogue(lang),
-                            headers={"Cache-Control": "public, max-age=300"})
+        return catalogue_response(request, lang, i18n.catalogue(lang))
 
     # -- tables ------------------------------------------------------------------------------
     @app.get("/api/variants", response_model=a.Variants)
