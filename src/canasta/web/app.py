@@ -85,6 +85,7 @@ from canasta.web.errors import WebError, bad
 from canasta.web.headers import catalogue_response
 from canasta.web.headers import install as install_headers
 from canasta.web.limits import ServerLimits
+from canasta.web.ratelimit import SocketCount
 from canasta.web.storage import Store
 from canasta.web.tables import Connection, TableManager, bot_levels, variants
 
@@ -386,8 +387,24 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return await record(request, table_id, hand)
 
     # -- the WebSocket -----------------------------------------------------------------------
+    sockets = SocketCount(limits.sockets_per_address)
+    manager.max_spectators = limits.spectators_per_table
+
     @app.websocket("/ws/{table_id}")
     async def ws_table(ws: WebSocket, table_id: str) -> None:
+        client = client_of(ws)
+        if not sockets.acquire(client):  # canasta.web.ratelimit
+            await ws.accept()
+            with contextlib.suppress(Exception):
+                await ws.send_text(json.dumps(sockets.refusal().to_json()))
+                await ws.close(code=4429)
+            return
+        try:
+            await ws_session(ws, table_id)
+        finally:
+            sockets.release(client)
+
+    async def ws_session(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
 
         async def send(message: dict[str, Any]) -> None:
@@ -416,7 +433,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         except WebError as exc:
             with contextlib.suppress(Exception):
                 await send(exc.to_json(table.version))
-                await ws.close(code=4403 if exc.code == "bad-token" else 4400)
+                await ws.close(code={"bad-token": 4403, "rate-limited": 4429}.get(exc.code,
+                                                                                 4400))
             return
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             with contextlib.suppress(Exception):

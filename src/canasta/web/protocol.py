@@ -327,6 +327,8 @@ class TakeBack(TableRequest):
 class Hint(TableRequest):
     """The best moves of the sender's seat (it must be its turn)."""
 
+    limit: ClassVar[str | None] = "work"
+
     reply: ClassVar[bool] = True
 
 
@@ -354,6 +356,8 @@ class ViewTable(Request):
 
 class Record(Request):
     """The game record of finished hand ``hand`` (the last finished one when None)."""
+
+    limit: ClassVar[str | None] = "work"
 
     hand: HandNumber | None = None
 
@@ -409,6 +413,8 @@ class AddHand(Request):
     """The next hand of a scorepad as a tally (:mod:`canasta.formats.tally`); with
     ``preview``, its sheets without storing it."""
 
+    limit: ClassVar[str | None] = "work"
+
     tally: dict[str, Any] = Field(description="the tally (docs/web.md, the scorepad)")
     preview: bool = False
 
@@ -425,6 +431,8 @@ class RemoveHand(Request):
 
 class HandResult(Request):
     """The hand result document of a scorepad's hand (a download)."""
+
+    limit: ClassVar[str | None] = "work"
 
     hand: HandNumber
 

@@ -90,6 +90,9 @@ class Table:
     #: the state messages are to be sent again (canasta.web.service: one sender per table)
     dirty: bool = False
     sender: asyncio.Task[None] | None = None
+    #: time.monotonic() of the last request of a person seated here (or of the table's
+    #: creation or loading): its bots wait once nobody attends (canasta.web.ratelimit)
+    last_person: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self.sync_stand_ins()

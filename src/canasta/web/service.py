@@ -51,6 +51,7 @@ from canasta.web.errors import WebError, illegal_error, paused_error
 from canasta.web.game import Game, Refused, apply_texts, deals_of, hand_record_of, play_actions
 from canasta.web.models import SeatData, TableData
 from canasta.web.pubsub import LocalBus, RedisBus
+from canasta.web.ratelimit import check_spectators, people_present
 from canasta.web.seats import Seat, Table
 from canasta.web.settings import TableSettings
 from canasta.web.standin import log_stand_in
@@ -91,6 +92,12 @@ class TableService:
         engine_budget: seconds an engine call may run before its table is paused
             (``CANASTA_ENGINE_BUDGET``, else :data:`canasta.web.engine.DEFAULT_BUDGET`).
     """
+
+    #: Seconds a table's bots play on once no person seated there is connected or has
+    #: made a request (canasta.web.ratelimit.people_present).
+    idle_after = 120.0
+    #: Spectators' connections one table takes in this process (ServerLimits).
+    max_spectators = 50
 
     def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0, *,
                  bus: LocalBus | RedisBus | None = None, bot_threads: int = 4,
@@ -515,6 +522,8 @@ class TableService:
         """Seat a connection (None: a spectator); a returning player takes the seat back from
         the bot that kept it."""
         seat = None if token in (None, "") else table.seat_of(token)
+        if seat is None:
+            check_spectators(table, self.max_spectators)
         conn.seat = seat
         conn.start()
         async with table.lock:
@@ -529,6 +538,8 @@ class TableService:
             async with table.lock:
                 self.clocks.rearm(table)
                 self._broadcast(table)
+        if seat is not None:
+            self.note_presence(table)  # bots that waited for a person play again
         return seat
 
     async def detach(self, table: Table, conn: Connection) -> None:
@@ -548,10 +559,16 @@ class TableService:
     # -- bots ------------------------------------------------------------------------------
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused:
+        if state.is_over or not table.owned or table.status != "playing" or table.paused \
+                or not people_present(table, self.idle_after):
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
+
+    def note_presence(self, table: Table) -> None:
+        """A person seated at ``table`` made a request: bots left waiting play again."""
+        table.last_person = time.monotonic()
+        self._kick(table)
 
     def _kick(self, table: Table) -> None:
         if table.bot_task is not None and not table.bot_task.done():
