@@ -307,9 +307,9 @@ def test_an_empty_seat_is_given_to_a_bot_and_its_player_takes_it_back(client: An
     ann, bea = tokens(created)[0], tokens(created)[2]
     with client.websocket_connect(f"/ws/{table}") as ws_ann:
         _hello(ws_ann, ann)
-        # Bea has not come: Ann lets a bot play her seat
-        r = client.post(f"/api/tables/{table}/seats/2/bot",
-                        json={"token": ann, "level": "random"})
+        # Bea has not come for longer than the grace period: Ann lets a bot play her seat
+        client.manager.tables[table].seats[2].gone_since -= client.manager.clocks.away_after
+        r = client.post(f"/api/tables/{table}/seats/2/bot", json={"token": ann})
         assert r.status_code == 200, r.text
         assert client.store.load(table).seats[2].controller == "bot"
         # a bot now plays seat 2; Bea's own moves are refused meanwhile

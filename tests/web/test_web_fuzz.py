@@ -39,7 +39,8 @@ from conftest import BACKENDS, make_store  # noqa: E402
 
 EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "100"))
 UNLIMITED = ServerLimits(seat_burst=10**9, seat_rate=10**9, create_burst=10**9,
-                         create_rate=10**9)
+                         create_rate=10**9, work_burst=10**9,
+                         work_rate=10**9)
 
 
 class Fuzzed:

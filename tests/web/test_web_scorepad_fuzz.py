@@ -45,7 +45,8 @@ SHEET: dict[str, Any] = {
          "went_out": False, "concealed": False, "penalties": []}]}]}
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+    st.none() | st.booleans() | st.integers(-10**6, 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)  # JSON has no infinity
     | st.text(max_size=12) | st.sampled_from(["custom", "miscount", "Ks", "JK", "10", "b3"]),
     lambda inner: st.lists(inner, max_size=3)
     | st.dictionaries(st.sampled_from(["name", "teams", "hands", "melded", "10", "x"]),
@@ -97,7 +98,8 @@ def pad(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
 
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('pad') / 'pads.sqlite3'}")
     limits = ServerLimits(seat_burst=10**9, seat_rate=10**9, create_burst=10**9,
-                          create_rate=10**9)
+                          create_rate=10**9, work_burst=10**9,
+                          work_rate=10**9)
     with TestClient(create_app(store=store, bot_delay=3600, limits=limits),
                     raise_server_exceptions=False) as client:
         r = client.post("/api/scorepads", json={"variant": "international", "players": 4})

@@ -4,7 +4,9 @@ print the position of a saved game as JSON.
 ``canasta replay RECORD`` shows every hand of a game record action by action, the table from one
 seat's view (``--seat``) or with every hand open; interactively it waits for a key after each
 step, otherwise it prints it all. ``--check`` replays every hand and confirms the recorded score
-sheets, exiting 1 on a mismatch. ``canasta position FILE`` prints the current position of a
+sheets, exiting 1 on a mismatch; ``--verify-deal`` checks that each hand's revealed deal
+secrets hash to the commitment published before it and shuffle to its deck, exiting 1 when
+one does not. ``canasta position FILE`` prints the current position of a
 saved game (a record or a position file), or the one after a given hand and action.
 """
 
@@ -212,6 +214,37 @@ def check(data: Any, source: str, console: Console) -> int:
     return 0
 
 
+def verify_deals(data: Any, source: str, console: Console) -> int:
+    """``--verify-deal``: each hand's deal against its commitment; 1 when one fails or no
+    hand carries a committed deal, else 0."""
+    from canasta.formats.dealcheck import check_deals
+
+    checks = check_deals(data, source)
+    for c in checks:
+        line = Text(f"hand {c.hand + 1}: ")
+        if c.commitment is None:
+            line.append("no committed deal (nothing to verify)", style="yellow")
+        elif c.problems:
+            line.append("FAILS", style="bold red")
+            line.append(f" commitment {c.commitment}")
+        else:
+            line.append("verified", style="green")
+            line.append(f": commitment {c.commitment} published before the hand; the "
+                        "revealed seed hashes to it and deals this deck")
+        console.print(line, soft_wrap=True)
+        for p in c.problems:
+            console.print(Text(f"  {p}", style="red"), soft_wrap=True)
+    bad = sum(1 for c in checks if c.problems)
+    good = sum(1 for c in checks if c.verified)
+    if bad or not good:
+        console.print(Text(f"{source}: {bad} deal{'s' if bad != 1 else ''} fail, "
+                           f"{good} verified", style="bold red"), soft_wrap=True)
+        return 1
+    console.print(Text(f"{source}: {good} of {len(checks)} deal{'s' if len(checks) != 1 else ''}"
+                       " verified", style="bold green"), soft_wrap=True)
+    return 0
+
+
 def register(app: typer.Typer) -> None:
     """Add ``replay`` and ``position`` to ``app``."""
 
@@ -226,6 +259,10 @@ def register(app: typer.Typer) -> None:
         check_scores: Annotated[bool, typer.Option(
             "--check", help="Replay every hand and confirm the recorded scores; exit 1 on a "
                             "mismatch.")] = False,
+        verify_deal: Annotated[bool, typer.Option(
+            "--verify-deal", help="Check that each hand's revealed deal seed hashes to the "
+                                  "commitment published before the hand and deals its "
+                                  "deck; exit 1 when one does not.")] = False,
         interactive: Annotated[bool | None, typer.Option(
             "--interactive/--no-interactive",
             help="Wait for a key after each step (default: when run in a terminal).")] = None,
@@ -235,6 +272,8 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True, highlight=False)
         try:
             data, name = read_record(record)
+            if verify_deal:
+                raise typer.Exit(verify_deals(data, name, console))
             if check_scores:
                 raise typer.Exit(check(data, name, console))
             if interactive is None:

@@ -238,18 +238,21 @@ class Match:
         out_team = state.team_of[state.went_out] if state.went_out is not None else None
         return decide_winner(self.rules, self.players, self.scores, out_team)
 
-    def next_hand(self) -> State:
-        """Deal the next hand (the deal passes to the next seat).
+    def next_hand(self, deck: Sequence[int] | None = None) -> State:
+        """Deal the next hand (the deal passes to the next seat), shuffled from the match's
+        seed, or from ``deck`` when given (a deal committed to beforehand,
+        canasta.core.dealproof).
 
         Raises:
             ValueError: the current hand is not finished or the match is over.
+            MisdealError: ``deck`` is a misdeal.
         """
         if not self.state.is_over or not self.record.sheets:
             raise ValueError("finish the current hand first")
         if self.is_over:
             raise ValueError("the match is over")
         self.dealer = (self.dealer + 1) % self.players
-        self.state = self._deal()
+        self.state = self._deal(deck)
         return self.state
 
 

@@ -50,7 +50,7 @@ _TOP_KEYS = frozenset({
     "team_size", "names", "seed", "hands", "scores", "winner", "event", "notes",
 })
 _HAND_KEYS = frozenset({
-    "dealer", "deck", "start", "scores_before", "actions", "end_reason", "sheets",
+    "dealer", "deck", "start", "scores_before", "actions", "end_reason", "sheets", "deal",
 })
 
 
@@ -244,6 +244,11 @@ def replay_steps(data: Any, source: str = "record") -> Iterator[Step]:
         r.str_(hand.get("end_reason", ""), f"{where}.end_reason")
         for k, sheet in enumerate(r.list_(hand.get("sheets", []), f"{where}.sheets")):
             r.obj(sheet, f"{where}.sheets[{k}]")
+        if "deal" in hand:  # the deal's commitment and secrets (canasta.formats.dealcheck)
+            deal = r.obj(hand["deal"], f"{where}.deal")
+            r.only_keys(deal, frozenset({"commitment", "seed", "nonce"}), f"{where}.deal")
+            for key in ("commitment", "seed", "nonce"):
+                r.str_(r.key(deal, key, f"{where}.deal"), f"{where}.deal.{key}")
         actions = r.list_(r.key(hand, "actions", where), f"{where}.actions")
         if i > 0:
             if not match.state.is_over:

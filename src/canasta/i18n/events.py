@@ -5,7 +5,8 @@ key, its values (cards as card texts, which read the same in every language) and
 (``seat``) or side (``team``) it is about, whose name the front end fills in as ``{name}`` /
 ``{team}``. The seat that acted reads the ``.self`` form ("You draw 7h"), the others the
 ``.other`` form ("North draws a card from the stock"); hidden cards are never in an
-``.other`` entry.
+``.other`` entry. ``"bot": true`` marks what a bot did for the seat's absent person
+(:func:`stand_in_entry`): the ``.other`` form, whose ``{name}`` reads "Bot for Ann".
 
 :func:`event_entries` reads the frozen Event values of ``canasta.core.events`` by their kind
 (class name) and fields; nothing here reads text.
@@ -123,6 +124,20 @@ def took_back_entry(seat: int, viewer: int | None, cards: Sequence[int]) -> Entr
     return _entry("took_back", seat, viewer, cards=_cards(sorted(cards)))
 
 
+def stand_in_entry(entry: Entry) -> Entry:
+    """``entry`` as made by the bot that plays a seat for its absent person: marked
+    ``"bot": true``, and in the ``.other`` form even in that seat's own log, so that it
+    reads "Bot for Ann draws a card" (``event.bot_for`` fills ``{name}``), never "You
+    draw". The values stay those the seat may see."""
+    out = dict(entry)
+    key = str(out["key"])
+    if key.endswith(".self"):
+        base = key[:-len(".self")]
+        out["key"] = base + ".other" if has(base + ".other") else base
+    out["bot"] = True
+    return out
+
+
 def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None,
            teams: Sequence[str] | None = None,
            team_seats: Sequence[Sequence[int]] | None = None,
@@ -147,6 +162,8 @@ def render(entry: Entry, lang: str = DEFAULT, names: Sequence[str] | None = None
     seat = entry.get("seat")
     if seat is not None:
         values["name"] = names[seat] if names else f"seat {seat}"
+        if entry.get("bot"):
+            values["name"] = t("event.bot_for", lang, name=values["name"])
     team = entry.get("team")
     if team is not None:
         values["team"] = teams[team] if teams else f"team {team}"

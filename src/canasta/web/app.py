@@ -85,9 +85,12 @@ import canasta.web.protocol.messages as p
 import canasta.web.scorepad.routes as scorepad
 from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
+from canasta.web.headers import catalogue_response
+from canasta.web.headers import install as install_headers
 from canasta.web.play.tables import Connection, TableManager, bot_levels, variants
 from canasta.web.protocol.errors import WebError, bad
 from canasta.web.protocol.limits import ServerLimits
+from canasta.web.protocol.ratelimit import SocketCount
 from canasta.web.protocol.reading import read_hello, read_json, refusal
 from canasta.web.storage.store import Store
 
@@ -224,6 +227,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return respond(dispatcher.refusal(exc, Context(table_id=match and match.group(1))))
 
     app.add_middleware(BodyGuard, limits=limits, refuse=refuse)
+    install_headers(app)  # security headers, gzip and caching around everything
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -268,13 +272,13 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
              responses={200: {"description": "the catalogue: key -> text",
                               "content": {"application/json": {}}},
                         **error_responses(404)})
-    async def api_catalogue(lang: Annotated[str, PathParam(max_length=16)]) -> Response:
-        """The message catalogue of a language (canasta.i18n)."""
+    async def api_catalogue(request: Request,
+                            lang: Annotated[str, PathParam(max_length=16)]) -> Response:
+        """The message catalogue of a language (canasta.i18n), with its ETag."""
         if lang not in i18n.languages():
             return JSONResponse({"type": "error", "code": "not-found",
                                  "message": f"no catalogue for '{lang}'"}, status_code=404)
-        return JSONResponse(i18n.catalogue(lang),
-                            headers={"Cache-Control": "public, max-age=300"})
+        return catalogue_response(request, lang, i18n.catalogue(lang))
 
     # -- tables ------------------------------------------------------------------------------
     @app.get("/api/variants", response_model=a.Variants)
@@ -403,8 +407,24 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return await run(request, p.Review(hand=hand, seat=seat), table_id)
 
     # -- the WebSocket -----------------------------------------------------------------------
+    sockets = SocketCount(limits.sockets_per_address)
+    manager.max_spectators = limits.spectators_per_table
+
     @app.websocket("/ws/{table_id}")
     async def ws_table(ws: WebSocket, table_id: str) -> None:
+        client = client_of(ws)
+        if not sockets.acquire(client):  # canasta.web.protocol.ratelimit
+            await ws.accept()
+            with contextlib.suppress(Exception):
+                await ws.send_text(json.dumps(sockets.refusal().to_json()))
+                await ws.close(code=4429)
+            return
+        try:
+            await ws_session(ws, table_id)
+        finally:
+            sockets.release(client)
+
+    async def ws_session(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
 
         async def send(message: dict[str, Any]) -> None:
@@ -433,7 +453,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         except WebError as exc:
             with contextlib.suppress(Exception):
                 await send(exc.to_json(table.version))
-                await ws.close(code=4403 if exc.code == "bad-token" else 4400)
+                await ws.close(code={"bad-token": 4403, "rate-limited": 4429}.get(exc.code,
+                                                                                 4400))
             return
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             with contextlib.suppress(Exception):

@@ -117,6 +117,7 @@ class Dispatcher:
         self.limits = limits
         self.seat_budget = Buckets(limits.seat_burst, limits.seat_rate)
         self.create_budget = Buckets(limits.create_burst, limits.create_rate)
+        self.work_budget = Buckets(limits.work_burst, limits.work_rate)
         self.handlers: dict[type[Request], Handler] = {
             CreateTable: self._create, ViewTable: self._view, Move: self._move,
             GoOut: self._go_out, NextHand: self._next_hand, Undo: self._undo,
@@ -138,6 +139,8 @@ class Dispatcher:
                 self.spend(request.limit, ctx)
             handler = self._handler(type(request))
             body = await handler(request, ctx)
+            if ctx.token and ctx.table_id in self.manager.tables:  # a person acted there
+                self.manager.note_presence(self.manager.tables[ctx.table_id])
             return Reply(request.status, body)
         except WebError as exc:
             return self.refusal(exc, ctx)
@@ -167,6 +170,9 @@ class Dispatcher:
         elif limit == "create":
             wait = self.create_budget.take(ctx.client)
             what = "new tables and scorepads from this address"
+        elif limit == "work":  # canasta.web.protocol.ratelimit
+            wait = self.work_budget.take(ctx.client)
+            what = "requests that make the server compute from this address"
         else:
             return
         if wait:

@@ -80,12 +80,15 @@ class Server:
         # every table of the load comes from this one address: lift the per-client limit
         # on new tables (canasta.web.protocol.limits), which a real client never reaches
         cluster += ["--create-burst", "1000000"]
+        # and on its WebSocket connections and records (canasta.web.protocol.ratelimit)
+        env = {**os.environ, "CANASTA_SOCKETS_PER_ADDRESS": "1000000",
+               "CANASTA_WORK_BURST": "1000000"}
         self.log = log
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "canasta.web", "--port", str(self.port), "--db", db,
              "--bot-delay", str(bot_delay), "--log-level", "warning", *cluster,
              *(extra or [])],
-            stdout=open(log, "ab"), stderr=subprocess.STDOUT)  # noqa: SIM115
+            stdout=open(log, "ab"), stderr=subprocess.STDOUT, env=env)  # noqa: SIM115
 
     def wait_ready(self, timeout: float = 60) -> None:
         end = time.monotonic() + timeout

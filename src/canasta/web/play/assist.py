@@ -15,6 +15,7 @@ from canasta.bots import Suggestion
 from canasta.core.actions import action_to_json
 from canasta.web.play.service import TableService
 from canasta.web.play.settings import SettingsError, check_level
+from canasta.web.play.standin import check_absent
 from canasta.web.protocol.errors import WebError, bad
 
 #: Seconds of search per hint (canasta.bots.hints.DEFAULT_BUDGET is the same).
@@ -106,8 +107,16 @@ class AssistedService(TableService):
 
     async def give_to_bot(self, table_id: str, token: Any, seat: Any,
                           level: Any) -> dict[str, Any]:
-        """Let a bot play ``seat``: your own at any time, another person's while nobody is
-        connected to it."""
+        """Let a bot play ``seat``: your own at any time and at any ``level``; another
+        person's only once nobody has been connected to it for the grace period
+        (``away_after``), and then at the table's level (``settings.level``) only, as when
+        the away time runs out on its turn (canasta.web.play.clock).
+
+        Raises:
+            WebError: ``malformed`` (a bad seat or level), ``not-allowed`` (a bot plays it
+                already, its person is at the table or left less than the grace period ago,
+                or a level was asked for another person's seat).
+        """
         table = await self.get(table_id)
         async with table.lock:
             me = table.seat_of(token)
@@ -123,9 +132,10 @@ class AssistedService(TableService):
             target = table.seats[seat]
             if target.controller == "bot":
                 raise WebError("not-allowed", f"a bot already plays {target.name}'s seat")
-            if seat != me and table.connected(seat) > 0:
-                raise WebError("not-allowed", f"{target.name} is at the table")
-            await self._set_controller(table, target, "bot", level)
+            away = seat != me
+            if away:
+                check_absent(table, target, level, self.clocks.away_after)
+            await self._set_controller(table, target, "bot", level, away=away)
             if seat == table.game.state.actor:
                 table.undo_mark = None
             self._changed(table)

@@ -22,6 +22,7 @@ from typing import Any
 
 from canasta.core.actions import Action, action_to_json, parse_action
 from canasta.core.cards import NATURAL_RANKS, WILD_RANK, card_text, is_wild, parse_card, rank_text
+from canasta.core.dealproof import DealProof, deck_from_seed
 from canasta.core.events import PUBLIC, Event
 from canasta.core.match import HandRecord, Match
 from canasta.core.melds import classify_meld
@@ -32,7 +33,7 @@ from canasta.formats.eventjson import event_to_json
 from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
-from canasta.i18n.events import Entry, event_entries, took_back_entry
+from canasta.i18n.events import Entry, event_entries, stand_in_entry, took_back_entry
 from canasta.web.play.connections import JSONList
 from canasta.web.play.glance import hand_points, hands_left, just_drawn, last_moves
 from canasta.web.storage.models import FinishedHand, HandData, TableData
@@ -80,9 +81,23 @@ def hand_record_of(hand: HandData) -> HandRecord:
                       [sheet_from_json(s) for s in hand.sheets or []], hand.end_reason)
 
 
-def hand_data_of(number: int, rec: HandRecord) -> HandData:
+def hand_data_of(number: int, rec: HandRecord, proof: DealProof | None = None) -> HandData:
     return HandData(number, rec.dealer, [card_text(c) for c in rec.deck],
-                    list(rec.scores_before))
+                    list(rec.scores_before),
+                    deal=None if proof is None else {"seed": proof.seed, "nonce": proof.nonce})
+
+
+def deals_of(hands: Iterable[HandData]) -> dict[int, DealProof]:
+    """The deal secrets stored with ``hands``, by hand number."""
+    return {h.number: DealProof(str(h.deal["seed"]), str(h.deal["nonce"]))
+            for h in hands if isinstance(h.deal, dict)
+            and isinstance(h.deal.get("seed"), str) and isinstance(h.deal.get("nonce"), str)}
+
+
+def revealed_deal(proof: DealProof) -> dict[str, str]:
+    """A finished hand's deal as records and sheets carry it: the commitment published
+    before the hand, and the seed and nonce revealed after it (canasta.core.dealproof)."""
+    return {"commitment": proof.commitment, "seed": proof.seed, "nonce": proof.nonce}
 
 
 def record_of(data: TableData, names: list[str], upto: int | None = None) -> dict[str, Any]:
@@ -94,6 +109,7 @@ def record_of(data: TableData, names: list[str], upto: int | None = None) -> dic
     rules = rules_of(data)
     done = [h for h in data.hands if h.finished and h.sheets is not None
             and (upto is None or h.number <= upto)]
+    deals = deals_of(done)
     scores = [int(s["score_after"]) for s in done[-1].sheets or []] if done else []
     winner = None
     if done and data.status == "over" and done[-1].number == data.hands[-1].number:
@@ -107,7 +123,8 @@ def record_of(data: TableData, names: list[str], upto: int | None = None) -> dic
                    "actions": [[seat, text] for seat, text in h.actions],
                    "end_reason": h.end_reason,
                    "sheets": [{k: v for k, v in s.items() if k != "codes"}
-                              for s in h.sheets or []]}
+                              for s in h.sheets or []],
+                   **({"deal": revealed_deal(deals[h.number])} if h.number in deals else {})}
                   for h in done],
         "scores": scores, "winner": winner,
     }
@@ -125,9 +142,14 @@ class Game:
     """The match played at one table: the :class:`Match`, the players' names and what the
     messages of the current version share."""
 
-    def __init__(self, match: Match, names: list[str]) -> None:
+    def __init__(self, match: Match, names: list[str],
+                 deals: dict[int, DealProof] | None = None) -> None:
         self.match = match
         self.names = names
+        #: the secrets each hand was shuffled from, by hand number (canasta.core.dealproof):
+        #: the commitment of the hand in play is published, the secrets of finished hands
+        #: revealed
+        self.deals: dict[int, DealProof] = dict(deals or {})
         self._views: dict[int, View] = {}
         self._views_of: tuple[State | None, object] = (None, None)
         #: the going-out plan of the position the views are of (``_NO_PLAN``: not sought)
@@ -137,14 +159,25 @@ class Game:
         #: Undos of the hand in play, for the log: (events before it, seat, cards taken
         #: back). Kept by the process that played the undo, not stored.
         self.taken_back: list[tuple[int, int, tuple[int, ...]]] = []
+        #: Seats a bot plays for their person now (set by the table), and the events of
+        #: the hand in play that such a bot made: the logs say "Bot for Ann ...". Kept by
+        #: the processes that saw the moves, not stored.
+        self.stand_ins: frozenset[int] = frozenset()
+        self.by_bot: set[int] = set()
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
             names: list[str]) -> Game:
-        """A new match, dealt from a secret seed (its deals are stored, the seed never
-        leaves the server)."""
-        return cls(Match(rules, players, seed=secrets.randbits(62), team_size=team_size),
-                   names)
+        """A new match. Each hand is shuffled from secrets of its own
+        (:class:`DealProof`), committed to before the hand and revealed after it; the
+        match's own seed (never used to deal here) never leaves the server."""
+        proof = DealProof.fresh()
+        zeros = (0,) * len(rules.teams(players, team_size))
+        deck = deck_from_seed(rules, players, proof.seed, dealer=0, scores=zeros,
+                              team_size=team_size)
+        match = Match.resume(rules, players, [HandRecord(0, deck, zeros)],
+                             seed=secrets.randbits(62), team_size=team_size)
+        return cls(match, names, {0: proof})
 
     @classmethod
     def from_data(cls, data: TableData, names: list[str]) -> Game:
@@ -158,7 +191,7 @@ class Game:
         seed = data.seed if data.seed is not None else secrets.randbits(62)
         match = Match.resume(rules, data.players, [hand_record_of(h) for h in data.hands],
                              seed=seed, team_size=data.team_size)
-        return cls(match, names)
+        return cls(match, names, deals_of(data.hands))
 
     @property
     def rules(self) -> Rules:
@@ -179,7 +212,11 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply ``action`` for the seat to act (IllegalActionError leaves all unchanged);
         a hand it ends is scored."""
+        state = self.state
+        before, by_bot = len(state.events), state.actor in self.stand_ins
         event = self.match.apply(action)
+        if by_bot:
+            self.by_bot.update(range(before, len(state.events)))
         if self.state.is_over:
             self.finish_hand()
         return event
@@ -190,17 +227,40 @@ class Game:
         cards of its melds and lay-offs ``actions`` (seat, action) went back to its hand."""
         cards = tuple(c for _seat, action in actions for c in getattr(action, "cards", ()))
         self.taken_back.append((events, seat, cards))
+        self.by_bot = {i for i in self.by_bot if i < events}
 
     def finish_hand(self) -> None:
         if self.state.is_over and not self.match.record.sheets:
             self.match.finish_hand()
 
     def next_hand(self) -> HandData:
-        """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from the
-        match's seed, misdeals dealt again); returns its stored form."""
-        self.match.next_hand()
+        """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from new
+        secrets of its own, :class:`DealProof`, misdeals dealt again); returns its stored
+        form."""
+        match = self.match
+        proof = DealProof.fresh()
+        deck = deck_from_seed(self.rules, match.players, proof.seed,
+                              dealer=(match.dealer + 1) % match.players, scores=match.scores,
+                              team_size=match.team_size)
+        match.next_hand(deck)
+        self.deals[self.hand_number] = proof
         self.taken_back = []
-        return hand_data_of(self.hand_number, self.match.record)
+        self.by_bot = set()
+        return self.stored_hand(self.hand_number)
+
+    def stored_hand(self, number: int) -> HandData:
+        """Hand ``number`` as it is stored when dealt (its deck, dealer, scores before and
+        deal secrets)."""
+        return hand_data_of(number, self.match.hands[number], self.deals.get(number))
+
+    def deal_json(self) -> dict[str, Any] | None:
+        """The commitment to the hand in play, ``{"hand", "commitment"}``, published
+        before its first move (None for a hand dealt without one); its seed and nonce are
+        revealed in the hand's sheet once it is over (:meth:`sheets_json`)."""
+        proof = self.deals.get(self.hand_number)
+        if proof is None:
+            return None
+        return {"hand": self.hand_number, "commitment": proof.commitment}
 
     def sheets_stored(self) -> list[dict[str, Any]]:
         """The sheets of the hand just finished, as stored."""
@@ -254,7 +314,7 @@ class Game:
             self.view(seat)
         if not state.is_over and state.actor in self._needs(seats):
             self.go_out_plan()
-        self._events.update(state, self.taken_back)
+        self._events.update(state, self.taken_back, self.by_bot)
 
     def prepared(self, seats: Iterable[int | None]) -> bool:
         """Whether :meth:`prepare` has nothing left to build for ``seats``."""
@@ -269,7 +329,7 @@ class Game:
         """The view of ``seat`` (None: a spectator, who sees the public part only)."""
         state = self.state
         view = self.view(state.current if seat is None else seat)
-        events = self._events.update(state, self.taken_back)
+        events = self._events.update(state, self.taken_back, self.by_bot)
         out = _public(view, self.rules)
         out["log"] = JSONList(events.log, events.log_texts)
         out["events"] = JSONList(events.public, events.public_texts)
@@ -309,6 +369,8 @@ class Game:
                             "sheets": [s.to_dict() for s in rec.sheets],
                             "codes": [[{"code": code, "values": dict(values)}
                                        for code, values in s.codes] for s in rec.sheets]})
+                if number in self.deals:
+                    out[-1]["deal"] = revealed_deal(self.deals[number])
         self._sheets = (done, out)
         return out
 
@@ -368,10 +430,11 @@ class _Lists:
     """The parts of the messages built from the hand's events, kept per state and grown by
     the new events only, with each item's JSON text (:class:`JSONList`)."""
 
-    def __init__(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
-                 ) -> None:
+    def __init__(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]],
+                 by_bot: set[int]) -> None:
         self.state = state
         self.taken_back = taken_back  # Game.taken_back: undos, at their place in the log
+        self.by_bot = by_bot  # Game.by_bot: the events a bot made for a person
         self.count = 0
         self.public: list[dict[str, Any]] = []
         self.public_texts: list[str] = []
@@ -414,6 +477,8 @@ class _Lists:
                 noted += 1
             if i < len(raw):
                 for entry in event_entries(raw[i].visible_to(viewer), seat):
+                    if i in self.by_bot:
+                        entry = stand_in_entry(entry)
                     out.append(entry)
                     texts.append(json.dumps(entry))
         self.by_seat[seat] = (len(raw), out, texts, noted)
@@ -431,13 +496,14 @@ class _EventCache:
         lists = self.lists
         return lists is not None and lists.state is state and lists.count == len(state.events)
 
-    def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]]
-               ) -> _Lists:
+    def update(self, state: State, taken_back: list[tuple[int, int, tuple[int, ...]]],
+               by_bot: set[int]) -> _Lists:
         raw = state.events
         lists = self.lists
         # a new hand, or an undo (which puts back an earlier copy of the state): anew
-        if lists is None or lists.state is not state or len(raw) < lists.count:
-            lists = self.lists = _Lists(state, taken_back)
+        if lists is None or lists.state is not state or len(raw) < lists.count \
+                or lists.by_bot is not by_bot:
+            lists = self.lists = _Lists(state, taken_back, by_bot)
         if len(raw) > lists.count:
             lists.grow(raw)
         return lists

@@ -14,7 +14,7 @@ Reviews run one at a time per process, in a worker thread (not the engine's pool
 takes :attr:`ReviewDesk.budget` seconds per decision, far past the engine's budget per call,
 and it reads a stored record, never a live table). Each answer is kept per table, hand and
 seat (the :data:`KEEP` most recent); starting one spends the client's ``create`` budget
-(:mod:`canasta.web.limits`), asking again is free. Several server processes each review for
+(:mod:`canasta.web.protocol.limits`), asking again is free. Several server processes each review for
 the requests they receive.
 """
 

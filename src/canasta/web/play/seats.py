@@ -90,6 +90,18 @@ class Table:
     #: the state messages are to be sent again (canasta.web.play.service: one sender per table)
     dirty: bool = False
     sender: asyncio.Task[None] | None = None
+    #: time.monotonic() of the last request of a person seated here (or of the table's
+    #: creation or loading): its bots wait once nobody attends (canasta.web.protocol.ratelimit)
+    last_person: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.sync_stand_ins()
+
+    def sync_stand_ins(self) -> None:
+        """Tell the match which seats a bot plays for their person (after any change of who
+        plays a seat, or of the match): their moves are marked in the logs."""
+        self.game.stand_ins = frozenset(s.seat for s in self.seats
+                                        if s.kind == "human" and s.controller == "bot")
 
     @property
     def names(self) -> list[str]:
@@ -166,6 +178,7 @@ class Table:
                 for s in self.seats
             ],
             "hand_number": game.hand_number,
+            "deal": game.deal_json(),
             "dealer": game.dealer,
             "view": game.view_json(seat),
             "match": {

@@ -51,13 +51,16 @@ from canasta.web.play.game import (
     Game,
     Refused,
     apply_texts,
+    deals_of,
     hand_record_of,
     play_actions,
     turn_actions,
 )
 from canasta.web.play.seats import Seat, Table
 from canasta.web.play.settings import TableSettings
+from canasta.web.play.standin import log_stand_in
 from canasta.web.protocol.errors import WebError, illegal_error, paused_error
+from canasta.web.protocol.ratelimit import check_spectators, people_present
 from canasta.web.storage.committer import Committer
 from canasta.web.storage.models import SeatData
 from canasta.web.storage.store import Append, StorageError, Store
@@ -86,6 +89,12 @@ class TableService:
         engine_budget: seconds an engine call may run before its table is paused
             (``CANASTA_ENGINE_BUDGET``, else :data:`canasta.web.play.engine.DEFAULT_BUDGET`).
     """
+
+    #: Seconds a table's bots play on once no person seated there is connected or has
+    #: made a request (canasta.web.protocol.ratelimit.people_present).
+    idle_after = 120.0
+    #: Spectators' connections one table takes in this process (ServerLimits).
+    max_spectators = 50
 
     def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0, *,
                  bus: LocalBus | RedisBus | None = None, bot_threads: int = 4,
@@ -234,6 +243,7 @@ class TableService:
             seat.kind, seat.controller, seat.level = s.kind, s.controller, s.level
             seat.name, seat.token_hash, seat.away = s.name, s.token_hash, s.away
             table.game.names[s.seat] = s.name
+        table.sync_stand_ins()
 
     async def refresh(self, table: Table, rebuild: bool = False) -> bool:
         """Catch up with the database (under the table's lock): the actions stored since the
@@ -274,7 +284,8 @@ class TableService:
             match = await self.engine(table, lambda: Match.resume(
                 game.rules, table.players, records, seed=game.match.seed,
                 team_size=table.team_size))
-            table.game = Game(match, table.names)
+            table.game = Game(match, table.names, {**game.deals, **deals_of(changes.hands)})
+            table.sync_stand_ins()
             table.undo_mark = await self._recovered_mark(table)
         table.version = changes.version
         if moved:
@@ -470,6 +481,7 @@ class TableService:
         seat.level = level
         seat.away = away
         seat.bot = make_bot(level) if controller == "bot" else None
+        table.sync_stand_ins()
         self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
 
     async def _clock_expired(self, table: Table, turn: Turn) -> None:
@@ -507,6 +519,8 @@ class TableService:
         """Seat a connection (None: a spectator); a returning player takes the seat back from
         the bot that kept it."""
         seat = None if token in (None, "") else table.seat_of(token)
+        if seat is None:
+            check_spectators(table, self.max_spectators)
         conn.seat = seat
         conn.start()
         async with table.lock:
@@ -521,6 +535,8 @@ class TableService:
             async with table.lock:
                 self.clocks.rearm(table)
                 self._broadcast(table)
+        if seat is not None:
+            self.note_presence(table)  # bots that waited for a person play again
         return seat
 
     async def detach(self, table: Table, conn: Connection) -> None:
@@ -540,10 +556,16 @@ class TableService:
     # -- bots ------------------------------------------------------------------------------
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused:
+        if state.is_over or not table.owned or table.status != "playing" or table.paused \
+                or not people_present(table, self.idle_after):
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
+
+    def note_presence(self, table: Table) -> None:
+        """A person seated at ``table`` made a request: bots left waiting play again."""
+        table.last_person = time.monotonic()
+        self._kick(table)
 
     def _kick(self, table: Table) -> None:
         if table.bot_task is not None and not table.bot_task.done():
@@ -587,6 +609,8 @@ class TableService:
                         log.error("table %s: illegal bot move %s", table.id, action.text())
                         await self._commit(table, seat, [view.legal_actions[0]])
                     self.stats["bot_moves"] += 1
+                    if table.seats[seat].kind == "human":
+                        log_stand_in(table, table.seats[seat], [action.text()])
                 except WebError as exc:
                     if exc.code == "stale":
                         continue

@@ -24,7 +24,7 @@ from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.play.assist import AssistedService
 from canasta.web.play.connections import Connection
-from canasta.web.play.game import Game, hand_data_of, record_of, rules_json
+from canasta.web.play.game import Game, record_of, rules_json
 from canasta.web.play.seats import MAX_NAME, Seat, Table, hash_token
 from canasta.web.play.settings import (
     LEVELS,
@@ -169,7 +169,7 @@ class TableManager(AssistedService):
             raise WebError("bad-rules", f"these rules cannot deal a hand: {exc}") from None
         data = TableData(table_id or secrets.token_urlsafe(9), variant, options, players,
                          team_size, 0, "playing", [s.to_data() for s in seats],
-                         [hand_data_of(0, game.match.record)], settings.to_json(),
+                         [game.stored_hand(0)], settings.to_json(),
                          rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
 

@@ -34,6 +34,11 @@ class ServerLimits:
         max_pad_body: bytes of a scorepad request's body (a tally may list cards).
         max_depth: nesting of objects and arrays in a body or message (the deepest real
             one, a scorepad tally's penalty, is 5).
+        work_burst: requests that make the server compute (scorepad hands and previews,
+            records, hints) one client address may send at once (canasta.web.protocol.ratelimit).
+        work_rate: such requests a second after that.
+        sockets_per_address: WebSocket connections one client address may hold open.
+        spectators_per_table: spectators' connections one table takes (per process).
     """
 
     seat_burst: int = 200
@@ -43,6 +48,10 @@ class ServerLimits:
     max_body: int = 16_384
     max_pad_body: int = 32_768
     max_depth: int = 16
+    work_burst: int = 20
+    work_rate: float = 4.0
+    sockets_per_address: int = 32
+    spectators_per_table: int = 50
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -197,6 +197,9 @@ class TakeBack(TableRequest):
 class Hint(TableRequest):
     """The best moves of the sender's seat (it must be its turn)."""
 
+    limit: ClassVar[str | None] = "work"
+
+
     reply: ClassVar[bool] = True
 
 
@@ -224,6 +227,9 @@ class ViewTable(Request):
 
 class Record(Request):
     """The game record of finished hand ``hand`` (the last finished one when None)."""
+
+    limit: ClassVar[str | None] = "work"
+
 
     hand: HandNumber | None = None
 
@@ -310,6 +316,9 @@ class AddHand(Request):
     """The next hand of a scorepad as a tally (:mod:`canasta.formats.tally`); with
     ``preview``, its sheets without storing it."""
 
+    limit: ClassVar[str | None] = "work"
+
+
     tally: dict[str, Any] = Field(description="the tally (docs/web.md, the scorepad)")
     preview: bool = False
 
@@ -326,6 +335,9 @@ class RemoveHand(Request):
 
 class HandResult(Request):
     """The hand result document of a scorepad's hand (a download)."""
+
+    limit: ClassVar[str | None] = "work"
+
 
     hand: HandNumber
 

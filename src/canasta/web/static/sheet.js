@@ -117,6 +117,36 @@ function rematch() {
   wantRematch = send({ type: "rematch" });
 }
 
+// The deal's commitment as this page first saw it, per table and hand (kept in
+// localStorage): the sheet of the finished hand compares the one revealed with it.
+function dealSeen(hand) {
+  const all = JSON.parse(localStorage.getItem("canasta.deals") || "{}");
+  return (all[tableId] || {})[hand];
+}
+
+function noteDealCommitment() {
+  const deal = S.deal;
+  if (!deal || V().phase === "over" || dealSeen(deal.hand)) return;
+  const all = JSON.parse(localStorage.getItem("canasta.deals") || "{}");
+  all[tableId] = Object.assign(all[tableId] || {}, { [deal.hand]: deal.commitment });
+  localStorage.setItem("canasta.deals", JSON.stringify(all));
+}
+
+// Under the sheet: the commitment published before the hand, and whether this page saw the
+// same one before the hand's end ("A shuffle you can check", docs/web.md).
+function renderDealProof(hand) {
+  const box = $("sheet-deal");
+  box.replaceChildren();
+  box.classList.toggle("hidden", !hand.deal);
+  if (!hand.deal) return;
+  const seen = dealSeen(hand.hand);
+  box.appendChild(el("span", null, t("ui.deal_commitment") + " "));
+  box.appendChild(el("code", "commitment", hand.deal.commitment.slice(0, 16) + "…"));
+  box.title = hand.deal.commitment;
+  const verdict = !seen ? "ui.deal_unseen" : seen === hand.deal.commitment ? "ui.deal_same" : "ui.deal_differs";
+  box.appendChild(el("span", "deal-" + verdict.slice(8), " " + t(verdict) + " " + t("ui.deal_check")));
+}
+
 function renderSheet() {
   noteHandEnd();
   if (wantRematch && S.settings && S.settings.rematch) { wantRematch = false; rematch(); return; }
@@ -147,6 +177,7 @@ function renderSheet() {
   }
   all.classList.toggle("hidden", !over);
   $("sheet-record").href = `/api/tables/${tableId}/hands/${number}/record`;
+  renderDealProof(hand);
   const current = number === S.hand_number && V().phase === "over";
   $("sheet-next").classList.toggle("hidden", S.you === null || S.match.over || !current);
   $("sheet-next").disabled = connState !== "online";

@@ -119,6 +119,7 @@ function onState(msg) {
   }
   if (S && S.hand_number !== msg.hand_number) lastLogLength = 0;
   S = msg;
+  noteDealCommitment();
   clockAt = performance.now();
   render();
 }
@@ -147,6 +148,8 @@ function entryText(entry) {
     if (k in values) values[k] = String(values[k]).split(" ").map(cardLabel).join(" ");
   }
   if (entry.seat !== undefined && entry.seat !== null) values.name = seatName(entry.seat);
+  // what a bot did for an absent person: "Bot for Ann draws a card" (stand_in_entry)
+  if (entry.bot && values.name !== undefined) values.name = t("event.bot_for", { name: values.name });
   let key = entry.key;
   if (entry.team !== undefined && entry.team !== null) {
     values.team = teamLabel(entry.team);

@@ -93,6 +93,8 @@ class HandRow(Base):
     end_reason: Mapped[str] = mapped_column(String(40), default="")
     # 0004: this hand's score sheets (sheet_to_json), replacing the whole match record
     sheets: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    # 0005: the secrets the deck was shuffled from, {"seed", "nonce"} (canasta.core.dealproof)
+    deal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class ActionRow(Base):
@@ -150,6 +152,8 @@ class HandData:
     end_reason: str = ""
     actions: list[tuple[int, str]] = field(default_factory=list)
     sheets: list[dict[str, Any]] | None = None
+    #: {"seed", "nonce"} the deck was shuffled from (None: dealt before deals were committed)
+    deal: dict[str, Any] | None = None
 
 
 @dataclass

@@ -133,7 +133,8 @@ def _seat(r: Any) -> SeatData:
 
 def _hand(h: Any) -> HandData:
     return HandData(h.number, h.dealer, list(h.deck), list(h.scores_before), h.finished,
-                    h.end_reason, [], None if h.sheets is None else list(h.sheets))
+                    h.end_reason, [], None if h.sheets is None else list(h.sheets),
+                    None if h.deal is None else dict(h.deal))
 
 
 class Store(Leases):
@@ -245,7 +246,7 @@ class Store(Leases):
                 c.execute(insert(_H).values(
                     table_id=data.id, number=hand.number, dealer=hand.dealer, deck=hand.deck,
                     scores_before=hand.scores_before, finished=hand.finished,
-                    end_reason=hand.end_reason, sheets=hand.sheets))
+                    end_reason=hand.end_reason, sheets=hand.sheets, deal=hand.deal))
 
     @staticmethod
     def _advance(c: Connection, table_id: str, seen: int, by: int, at: float | None,
@@ -343,7 +344,8 @@ class Store(Leases):
             self._advance(c, table_id, seen, 1, at, hand=hand.number, turn=turn)
             c.execute(insert(_H).values(
                 table_id=table_id, number=hand.number, dealer=hand.dealer, deck=hand.deck,
-                scores_before=hand.scores_before, finished=False, end_reason=""))
+                scores_before=hand.scores_before, finished=False, end_reason="",
+                deal=hand.deal))
 
     def set_controller(self, table_id: str, seat: int, controller: str, level: str,
                        away: bool = False, turn: str | None = None) -> None:

@@ -1,0 +1,78 @@
+"""Limits per client address and per table, so that one client cannot load the server down.
+
+* **Work** (:attr:`ServerLimits.work_burst`, ``work_rate``): every request that makes the
+  server compute (a scorepad's hand, previewed or stored, or its result document; a game
+  record, which replays the hands; a hint, which searches) spends from its client
+  address's token bucket, whatever table or scorepad it names; past it the answer is 429
+  ``rate-limited`` with ``Retry-After``.
+* **WebSockets** (``sockets_per_address``): the open connections of one address are
+  counted (:class:`SocketCount`); one more is refused (close code 4429).
+* **Spectators** (``spectators_per_table``): a table takes that many spectators' sockets
+  per process; each state message is serialized once for all of them, and a slow reader's
+  waiting one is replaced by the next (canasta.web.play.connections), so a table's fan-out is
+  bounded in count and in what waits.
+* **Tables nobody attends** (:func:`people_present`): bots play only while a person seated
+  at the table is connected or has made a request in the last ``idle_after`` seconds
+  (``TableService.idle_after``); a table left to its bots stops until someone comes back
+  (a connection, or a request with a seat's token, wakes it).
+
+Behind a reverse proxy, run uvicorn with ``--proxy-headers`` so that the address is the
+client's (canasta.web.protocol.limits).
+"""
+
+from __future__ import annotations
+
+import time
+
+from canasta.web.play.seats import Table
+from canasta.web.protocol.errors import WebError
+
+__all__ = ["SocketCount", "check_spectators", "people_present"]
+
+
+class SocketCount:
+    """The open WebSocket connections per client address, at most ``cap`` each."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.open: dict[str, int] = {}
+
+    def acquire(self, client: str) -> bool:
+        """Count one more connection of ``client``: False (nothing counted) when it has
+        ``cap`` open already."""
+        n = self.open.get(client, 0)
+        if n >= self.cap:
+            return False
+        self.open[client] = n + 1
+        return True
+
+    def release(self, client: str) -> None:
+        n = self.open.get(client, 0) - 1
+        if n > 0:
+            self.open[client] = n
+        else:
+            self.open.pop(client, None)
+
+    def refusal(self) -> WebError:
+        return WebError("rate-limited", f"at most {self.cap} connections from one address: "
+                                        "close another tab first", retry_after=5.0)
+
+
+def check_spectators(table: Table, cap: int) -> None:
+    """Refuse one more spectator at ``table`` when ``cap`` watch it in this process.
+
+    Raises:
+        WebError: ``rate-limited``.
+    """
+    watching = sum(1 for c in table.conns if c.seat is None)
+    if watching >= cap:
+        raise WebError("rate-limited", f"this table has {cap} spectators already: try "
+                                       "again later", retry_after=30.0)
+
+
+def people_present(table: Table, idle_after: float, now: float | None = None) -> bool:
+    """Whether a person seated at ``table`` is connected (here or in another process) or
+    made a request in the last ``idle_after`` seconds (``table.last_person``)."""
+    if any(table.connected(s.seat) > 0 for s in table.seats if s.kind == "human"):
+        return True
+    return (time.monotonic() if now is None else now) - table.last_person < idle_after

@@ -1,0 +1,128 @@
+"""One client cannot load the server down (canasta.web.protocol.ratelimit): requests that make the
+server compute are rate-limited per address, WebSocket connections per address and
+spectators per table are capped, and a table nobody attends stops its bots until someone
+comes back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_scorepad import HAND
+
+from canasta.web.protocol.limits import ServerLimits
+from canasta.web.storage.store import Store
+from conftest import create, view, wait_for
+
+
+@pytest.fixture
+def tight(sqlite_store: Store) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from canasta.web.app import create_app
+
+    limits = ServerLimits(work_burst=5, work_rate=1 / 60, sockets_per_address=3,
+                          spectators_per_table=2)
+    app = create_app(store=sqlite_store, bot_delay=0, limits=limits)
+    with TestClient(app) as c:
+        c.store = sqlite_store
+        c.manager = app.state.manager
+        c.app = app
+        yield c
+
+
+def test_scorepad_previews_are_limited_per_address(tight: Any) -> None:
+    from starlette.testclient import TestClient
+
+    pad = tight.post("/api/scorepads", json={"variant": "international", "players": 4}).json()
+    url = f"/api/scorepads/{pad['id']}/hands"
+    for _ in range(5):
+        r = tight.post(url, json={"tally": HAND, "preview": True})
+        assert r.status_code == 200, r.text
+    r = tight.post(url, json={"tally": HAND, "preview": True})
+    assert r.status_code == 429 and r.json()["code"] == "rate-limited", r.text
+    assert int(r.headers["retry-after"]) >= 1
+    # storing a hand and the hand result spend the same budget: other scorepads too
+    other_pad = tight.post("/api/scorepads", json={"variant": "international",
+                                                   "players": 4}).json()
+    r = tight.post(f"/api/scorepads/{other_pad['id']}/hands", json={"tally": HAND})
+    assert r.status_code == 429
+    # another address is not held back
+    other = TestClient(tight.app, client=("192.0.2.9", 4000))
+    assert other.post(url, json={"tally": HAND, "preview": True}).status_code == 200
+
+
+def test_records_and_hints_spend_the_work_budget(tight: Any) -> None:
+    created = create(tight, ["human", "bot"])
+    table, tok = created["table"], created["seats"][0]["token"]
+    codes = [tight.get(f"/api/tables/{table}/record").status_code for _ in range(5)]
+    assert 429 not in codes
+    r = tight.post(f"/api/tables/{table}/hint", json={"token": tok})
+    assert r.status_code == 429, r.text
+
+
+def _hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token})
+    msg: dict[str, Any] = ws.receive_json()
+    return msg
+
+
+def test_websockets_are_capped_per_address(tight: Any) -> None:
+    from starlette.testclient import TestClient
+
+    created = create(tight, ["human", "human", "bot", "bot"])
+    table = created["table"]
+    toks = [s["token"] for s in created["seats"]]
+    with tight.websocket_connect(f"/ws/{table}") as a, \
+            tight.websocket_connect(f"/ws/{table}") as b, \
+            tight.websocket_connect(f"/ws/{table}") as c:
+        for ws, tok in ((a, toks[0]), (b, toks[1]), (c, None)):
+            assert _hello(ws, tok)["type"] == "state"
+        with tight.websocket_connect(f"/ws/{table}") as d:
+            msg = d.receive_json()
+            assert msg["type"] == "error" and msg["code"] == "rate-limited", msg
+        # another address may still watch
+        other = TestClient(tight.app, client=("192.0.2.10", 4000))
+        with other.websocket_connect(f"/ws/{table}") as e:
+            assert _hello(e, None)["type"] == "state"
+    # the count goes down as they close
+    wait_for(lambda: not tight.app.state.manager.tables[table].conns, what="closed")
+    with tight.websocket_connect(f"/ws/{table}") as a:
+        assert _hello(a, toks[0])["type"] == "state"
+
+
+def test_spectators_per_table_are_capped(tight: Any) -> None:
+    from starlette.testclient import TestClient
+
+    created = create(tight, ["human", "bot"])
+    table = created["table"]
+    watchers = [TestClient(tight.app, client=(f"192.0.2.{20 + i}", 4000)) for i in range(3)]
+    with watchers[0].websocket_connect(f"/ws/{table}") as a, \
+            watchers[1].websocket_connect(f"/ws/{table}") as b:
+        assert _hello(a, None)["type"] == "state" and _hello(b, None)["type"] == "state"
+        with watchers[2].websocket_connect(f"/ws/{table}") as c:
+            msg = _hello(c, None)
+            assert msg["type"] == "error" and msg["code"] == "rate-limited", msg
+        # a seated person always gets in
+        with tight.websocket_connect(f"/ws/{table}") as d:
+            assert _hello(d, created["seats"][0]["token"])["type"] == "state"
+
+
+def test_a_table_nobody_attends_stops_its_bots_until_someone_comes_back(client: Any) -> None:
+    created = create(client, ["human", "bot", "bot", "bot"])
+    table, ann = created["table"], created["seats"][0]["token"]
+    live = client.manager.tables[table]
+    # Ann lets a bot play her seat and leaves: only bots play
+    assert client.post(f"/api/tables/{table}/seats/0/bot",
+                       json={"token": ann}).status_code == 200
+    wait_for(lambda: view(client, table)["version"] > 3, what="the bots to play")
+    live.last_person -= client.manager.idle_after + 1
+    wait_for(lambda: live.bot_task is None or live.bot_task.done(), what="the bots to stop")
+    stopped = view(client, table)["version"]
+    assert not live.game.state.is_over
+    # a spectator's look does not wake them; a person's does
+    for _ in range(20):
+        assert view(client, table)["version"] == stopped
+    view(client, table, ann)
+    wait_for(lambda: view(client, table)["version"] > stopped, what="the bots to play again")
