@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from canasta import MisdealError, State, load_preset, preset_options
 from canasta.core.cards import NUM_CODES
 from canasta.core.data import Phase
+from canasta.core.goingout import can_go_out
 from canasta.core.goingout_model import COUNTS
 from canasta.core.melds import IS_WILD, RANK
 from canasta.core.rules import Rules, RulesError
@@ -163,6 +164,7 @@ def agree(name: str, s: State) -> bool:
     assert got == ref, (name, s.hand_cards(s.actor), dict(s.melds[s.team_of[s.actor]]),
                         [a.text() for a in ref or []], [a.text() for a in got or []])
     assert COUNTS["misses"] == before  # the model accepted no plan that a copy refused
+    assert can_go_out(s) == (got is not None)
     return got is not None
 
 

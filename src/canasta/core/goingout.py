@@ -55,17 +55,51 @@ def going_out_plan(s: HandData) -> list[Action] | None:
     the hand's ranks and every spread of its wild cards is considered; see the module
     docstring for the two cases left out). The plan is checked by playing it on a copy, so it
     always works; the state is not changed."""
+    seat = s.actor
+    min_cards = s.rules.melds.min_cards
+    for model, seqs, last in _models(s):
+        misses = 0
+        for ks, orders in model.spreads():
+            for order in (0, 1):
+                if not (orders >> order) & 1:
+                    continue
+                plan = _assemble(model, ks, seqs, min_cards if order else 0)
+                if last is not None:
+                    plan.append(Discard(last))
+                COUNTS["tries"] += 1
+                if _works(s, seat, plan):
+                    return plan
+                COUNTS["misses"] += 1
+                misses += 1
+            if misses >= MAX_MISSES:
+                break
+    return None
+
+
+def can_go_out(s: HandData) -> bool:
+    """Whether :func:`going_out_plan` finds a plan, decided by the model alone (no plan is
+    laid out or played on a copy): what the checks of a partner's binding "yes" ask after each
+    candidate meld. The same answer as ``going_out_plan(s) is not None`` (the model is exact:
+    ``COUNTS["misses"]`` stays 0, and the tests compare the two)."""
+    for model, _, _ in _models(s):
+        if model.possible():
+            return True
+    return False
+
+
+def _models(s: HandData) -> Iterator[tuple[Model, list[tuple[int, ...]], int | None]]:
+    """The model of every final discard and set of sequence canastas to try, in the
+    exhaustive search's order, with its sequences and final discard (None: none)."""
     if s.phase is not Phase.PLAY or s.no_discard or s.answer is False or s.pending_pile:
-        return None
+        return
     r = s.rules
     if s.stopped_turn and r.pile.black_three_stops_going_out and s.pile and (
         s.pile[-1] in BLACK3
     ):
-        return None  # goingout_rules.going_out_error: a black three stops going out
-    seat = s.actor
-    hand = s.hands[seat]
+        return  # goingout_rules.going_out_error: a black three stops going out
+    hand = s.hands[s.actor]
     if not _may_go_out(s, hand):
-        return None
+        return
     no_melds = r.turn.first_round_no_meld and s.first_round
     for last in _final_discards(s, hand):
         rest = hand[:]
@@ -81,24 +115,8 @@ def going_out_plan(s: HandData) -> list[Action] | None:
                 for c in seq:
                     left[c] -= 1
             model = Model(s, left, seqs, last)
-            if not model.ok:
-                continue
-            misses = 0
-            for ks, orders in model.spreads():
-                for order in (0, 1):
-                    if not (orders >> order) & 1:
-                        continue
-                    plan = _assemble(model, ks, seqs, r.melds.min_cards if order else 0)
-                    if last is not None:
-                        plan.append(Discard(last))
-                    COUNTS["tries"] += 1
-                    if _works(s, seat, plan):
-                        return plan
-                    COUNTS["misses"] += 1
-                    misses += 1
-                if misses >= MAX_MISSES:
-                    break
-    return None
+            if model.ok:
+                yield model, seqs, last
 
 
 def _may_go_out(s: HandData, hand: list[int]) -> bool:

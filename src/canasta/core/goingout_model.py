@@ -27,12 +27,12 @@ them in a small *state* from target to target:
 * ``melds.wilds_on_completed_canasta`` in order 1 (the wild cards come after the naturals that
   complete the canasta), ``melds.wild_ratio`` for black threes with wild cards.
 
-``feasible(i, state)`` is the set (a bit mask) of counts of wild cards left with which the
-targets from ``i`` on can finish an accepted spread; it is memoised, so its cost is the
-number of targets times the states times the wild cards one target may take, whatever the
-number of cards in hand (a state has at most a few hundred values). Spreads are then listed
-in the exhaustive search's order (most wild cards first on each target, in target order)
-following only branches that ``feasible`` keeps: the first one is reached in one pass.
+``reach(i, left, state)`` says whether the targets from ``i`` on can finish an accepted spread
+with ``left`` wild cards still to place; it is memoised, so its cost is at most the number of
+targets times the states times the wild cards left times the wild cards one target may take,
+whatever the number of cards in hand (a state has at most a few hundred values). Spreads are
+listed in the exhaustive search's order (most wild cards first on each target, in target
+order) following only branches that ``reach`` keeps: the first one is found in one pass.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Model:
     def __init__(self, s: HandData, hand: list[int], seqs: list[tuple[int, ...]],
                  last: int | None) -> None:
         self.ok = False
-        self.memo: dict[int, int] = {}
+        self.memo: dict[int, bool] = {}
         r = s.rules
         mr = r.melds
         g = r.going_out
@@ -256,7 +256,6 @@ class Model:
         if seqs:
             start |= _PANY
         self.start = start
-        self.mask = (1 << (wilds + 1)) - 1
         self.ok = True
 
     def _bound(self, t: Target) -> None:
@@ -389,30 +388,38 @@ class Model:
                 out |= 2
         return out
 
-    def feasible(self, i: int, st: int) -> int:
-        """The counts of wild cards left (a bit mask) with which targets ``i`` on finish an
-        accepted spread from state ``st``."""
-        key = (st << 5) | i
+    def reach(self, i: int, left: int, st: int) -> bool:
+        """Can targets ``i`` on, with ``left`` wild cards still to place, finish an accepted
+        spread from state ``st``? Depth first in the exhaustive search's order (most wild
+        cards first), memoised, so the first accepted spread is found in one pass and a
+        position with none costs at most targets x states x wild cards left."""
+        if i == len(self.targets):
+            return left == 0 and self.accept(st) != 0
+        key = (st * (self.wilds + 1) + left) * 32 + i  # targets: 14 at most
         got = self.memo.get(key)
         if got is not None:
             return got
         COUNTS["nodes"] += 1
-        out = 0
-        if i == len(self.targets):
-            out = 1 if self.accept(st) else 0
-        else:
-            for k in range(self.targets[i].hi + 1):
-                nxt = self.step(i, st, k)
-                if nxt >= 0:
-                    out |= self.feasible(i + 1, nxt) << k
-            out &= self.mask
+        t = self.targets[i]
+        top = min(t.hi, left)
+        low = max(t.lo, left - self.slack[i + 1])
+        out = False
+        for k in range(top, low - 1, -1):
+            nxt = self.step(i, st, k)
+            if nxt >= 0 and self.reach(i + 1, left - k, nxt):
+                out = True
+                break
         self.memo[key] = out
         return out
+
+    def possible(self) -> bool:
+        """Does some spread work?"""
+        return self.ok and self.reach(0, self.wilds, self.start)
 
     def spreads(self) -> Iterator[tuple[list[int], int]]:
         """Every accepted spread in the exhaustive search's order, with its orders (bits as
         :meth:`accept`)."""
-        if not self.ok or not (self.feasible(0, self.start) >> self.wilds) & 1:
+        if not self.possible():
             return
         ks = [0] * len(self.targets)
         yield from self._walk(0, self.wilds, self.start, ks)
@@ -426,7 +433,7 @@ class Model:
         low = max(t.lo, left - self.slack[i + 1])
         for k in range(top, low - 1, -1):  # most wild cards first, as the exhaustive search
             nxt = self.step(i, st, k)
-            if nxt >= 0 and (self.feasible(i + 1, nxt) >> (left - k)) & 1:
+            if nxt >= 0 and self.reach(i + 1, left - k, nxt):
                 ks[i] = k
                 yield from self._walk(i + 1, left - k, nxt, ks)
         ks[i] = 0

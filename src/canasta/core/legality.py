@@ -105,7 +105,7 @@ class GoingOutMemo:
 
     def can_go_out(self, s: HandData) -> bool:
         if self.known < 0:
-            self.known = int(goingout.going_out_plan(s) is not None)
+            self.known = int(goingout.can_go_out(s))
         return self.known == 1
 
 
@@ -515,7 +515,7 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None,
         probe = s.clone()
         probe.lookahead = False
         transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and goingout.going_out_plan(probe) is None:
+        if not probe.is_over and not goingout.can_go_out(probe):
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you",
                  {"case": "meld_stops_going_out"})
