@@ -232,6 +232,10 @@ def test_undo_takes_back_this_turns_melds_and_is_off_by_default(any_client: Any)
     seen = view(client, table)["view"]["log_entries"]  # a spectator
     assert seen[-1] == {"key": "event.took_back.other", "values": {"cards": cards},
                         "seat": back["you"]}
+    # the match's record, read from its state's events, lost the meld with the state
+    held = client.manager.tables[table].game.match
+    stored = [(seat, text) for _, _, seat, text in client.store.actions(table)]
+    assert stored[-1][1].startswith("meld ") and held.record.actions == stored[:-1]
     # the undone action stays in the database, marked, and is not replayed
     client.manager.tables.pop(table)
     again = view(client, table, tok)

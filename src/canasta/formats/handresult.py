@@ -44,6 +44,7 @@ from canasta.core.melds import classify_meld, is_sequence, purity
 from canasta.core.rules import Rules, RulesError
 from canasta.core.scoring import (
     ANSWER_PENALTY,
+    ANSWER_PENALTY_TEXT,
     CUSTOM_PENALTY,
     Penalty,
     ScoreSheet,
@@ -91,6 +92,9 @@ class PenaltyRule:
         kind: ``fixed`` (``points`` x ``count``), ``difference`` (``points`` x the declared
             difference) or ``red_three`` (a red three kept in hand: the rules'
             ``red_threes.in_hand_penalty``, scored with the red threes).
+        label: the row's words on a score sheet, in English, where they differ from the
+            description (a penalty the engine charges itself keeps the engine's words, so
+            the engine's sheet and a hand result's agree).
     """
 
     name: str
@@ -98,6 +102,12 @@ class PenaltyRule:
     description: str
     source: str
     kind: Literal["fixed", "difference", "red_three"] = "fixed"
+    label: str = ""
+
+    @property
+    def row(self) -> str:
+        """The row's words on a score sheet (English)."""
+        return self.label or self.description
 
 
 _S000 = "seed 000 (IRREGOLARITÀ)"
@@ -151,7 +161,7 @@ _ROMANIAN: tuple[PenaltyRule, ...] = (
                 "told \"yes\" and unable to go out, or told \"no\" and went out",
                 f"{_S004}: \"A întreabă “pot să închid?”, B răspunde “Da”, A fiind obligat să "
                 "închidă, se dovedeşte că nu poate; sau B raspunde “Nu” dar A totusi inchide. "
-                "Echipa este penalizată cu 500 de puncte\""),
+                "Echipa este penalizată cu 500 de puncte\"", label=ANSWER_PENALTY_TEXT),
     PenaltyRule("miscount", -10,
                 "a count more than 20 points wrong in the team's favour (give the difference)",
                 f"{_S004}: \"o echipă “greşeşte” cu mai mult de 20 de puncte în favoarea sa ... "
@@ -206,7 +216,8 @@ def penalty_catalogue(rules: Rules) -> dict[str, PenaltyRule]:
         base = next(p for p in _ROMANIAN if p.name == ANSWER_PENALTY)
         out[ANSWER_PENALTY] = PenaltyRule(base.name, -answer, base.description,
                                           base.source if base.name in out else
-                                          "rules: going_out.ask_yes_unable_penalty")
+                                          "rules: going_out.ask_yes_unable_penalty",
+                                          label=base.label)
     return out
 
 
@@ -441,11 +452,11 @@ def _read_penalties(r: Reader, raw: Any, path: str, catalogue: dict[str, Penalty
             reds += count
         elif rule.kind == "difference":
             diff = r.int_(r.key(entry, "difference", pp), f"{pp}.difference", 21, 100_000)
-            rows.append(Penalty(name, rule.points * diff * count, rule.description, count, diff))
+            rows.append(Penalty(name, rule.points * diff * count, rule.row, count, diff))
         else:
             if "difference" in entry:
                 r.fail(f"{pp}.difference", f"{name} takes no difference")
-            rows.append(Penalty(name, rule.points * count, rule.description, count))
+            rows.append(Penalty(name, rule.points * count, rule.row, count))
     return rows, reds
 
 

@@ -70,7 +70,7 @@ def turn_actions(match: Match) -> int:
     """How many actions the seat to act has made in a row (its current turn so far)."""
     actor = match.state.actor
     count = 0
-    for seat, _text in reversed(match.record.actions):
+    for seat, _action in reversed(match.record.played):
         if seat != actor:
             break
         count += 1
