@@ -43,6 +43,7 @@ from canasta.core.cards import BLACK_THREES, JOKER, NATURAL_RANKS, POINTS, WILD_
 from canasta.core.data import HandData
 from canasta.core.melds import BLACK3, DEUCES, IS_WILD, SEQUENCE_KEY
 from canasta.core.rules import CANASTA_ONLY
+from canasta.core.wildlimit import ratio_code, wild_cap, wild_limit_broken
 
 # How ``opening.naturals_only_at`` constrains the wild cards of one order of a plan.
 FREE = 0  # not in force, or the side cannot open before going out
@@ -103,7 +104,7 @@ class Model:
         self.min_cards = mr.min_cards
         self.min_naturals = mr.min_naturals
         self.max_wilds = mr.max_wilds
-        self.ratio = 1 if mr.wild_ratio == "lt" else 2 if mr.wild_ratio == "le" else 0
+        self.ratio = ratio_code(mr.wild_ratio)
         self.black_wilds = mr.black_three_meld_wilds
         self.woc = mr.wilds_on_completed_canasta
         self.restricts = mr.unfinished_wild_meld_restricts
@@ -189,7 +190,7 @@ class Model:
                 t.lo, t.hi = 0, (wilds if mr.black_three_meld_wilds else 0)
             else:
                 t.lo, t.hi = 0, wilds
-            self._bound(t)
+            self.bound(t)
         if self.wild_target is not None:
             wt = self.wild_target
             wt.lo, wt.hi = 0, max(size - wt.before, 0)
@@ -258,17 +259,13 @@ class Model:
         self.start = start
         self.ok = True
 
-    def _bound(self, t: Target) -> None:
+    def bound(self, t: Target) -> None:
         """Narrow ``t.hi`` by the limits on wild cards in one meld."""
         if t.key == 3:
             if self.black_wilds:
                 t.hi = min(t.hi, self.max_wilds, self.size - 1 - t.naturals)
             return
-        cap = self.max_wilds - t.wilds
-        if self.ratio == 1:
-            cap = min(cap, t.naturals - 1 - t.wilds)
-        elif self.ratio == 2:
-            cap = min(cap, t.naturals - t.wilds)
+        cap = wild_cap(self.max_wilds, self.ratio, t.naturals) - t.wilds
         if not self.woc and t.before >= self.size:
             cap = 0
         t.hi = min(t.hi, max(cap, 0))
@@ -288,13 +285,9 @@ class Model:
                 return True
             if not (self.black_wilds and n + w < self.size):
                 return False
-            # meldshape.meld_error goes on to the wild ratio for black threes too.
-            return not ((self.ratio == 1 and w >= n) or (self.ratio == 2 and w > n))
-        if w > self.max_wilds:
-            return False
-        if self.ratio == 1 and w >= n:
-            return False
-        if self.ratio == 2 and w > n:
+            # meldshape.meld_error goes on to the wild-card limit for black threes too.
+            return not wild_limit_broken(self.min_naturals, self.max_wilds, self.ratio, n, w)
+        if wild_limit_broken(self.min_naturals, self.max_wilds, self.ratio, n, w):
             return False
         return not (k and not self.woc and t.before >= self.size)
 
@@ -422,9 +415,9 @@ class Model:
         if not self.possible():
             return
         ks = [0] * len(self.targets)
-        yield from self._walk(0, self.wilds, self.start, ks)
+        yield from self.walk(0, self.wilds, self.start, ks)
 
-    def _walk(self, i: int, left: int, st: int, ks: list[int]) -> Iterator[tuple[list[int], int]]:
+    def walk(self, i: int, left: int, st: int, ks: list[int]) -> Iterator[tuple[list[int], int]]:
         if i == len(self.targets):
             yield ks[:], self.accept(st)
             return
@@ -435,5 +428,5 @@ class Model:
             nxt = self.step(i, st, k)
             if nxt >= 0 and self.reach(i + 1, left - k, nxt):
                 ks[i] = k
-                yield from self._walk(i + 1, left - k, nxt, ks)
+                yield from self.walk(i + 1, left - k, nxt, ks)
         ks[i] = 0
