@@ -119,6 +119,7 @@ def _models(s: HandData) -> Iterator[tuple[Model, list[tuple[int, ...]], int | N
                 yield model, seqs, last
 
 
+
 def _may_go_out(s: HandData, hand: list[int]) -> bool:
     """Quick necessary conditions: every natural rank without a meld needs
     ``melds.min_naturals`` cards (one odd card may be the final discard), and the side must

@@ -112,20 +112,13 @@ class Model:
         seat = s.actor
         team = s.team_of[seat]
         melds = s.melds[team]
-        targets: list[Target] = []
-        self.targets = targets
+        # The cheap refusals first (a rank too short to meld, black threes that cannot go):
+        # most final discards of a large hand end here.
         for rank in NATURAL_RANKS:
             b = (rank - 1) * 4
-            nat = [c for c in range(b, b + 4) for _ in range(hand[c])]
-            meld = melds.get(rank)
-            if meld is None and not nat:
-                continue
-            before = len(meld) if meld is not None else 0
-            w0 = sum(1 for c in meld if IS_WILD[c]) if meld is not None else 0
-            if meld is None and len(nat) < mr.min_naturals:
+            n = hand[b] + hand[b + 1] + hand[b + 2] + hand[b + 3]
+            if n and n < mr.min_naturals and rank not in melds:
                 return
-            targets.append(Target(rank, meld is not None, before, before - w0 + len(nat), w0,
-                                  nat))
         blacks = [c for c in BLACK_THREES for _ in range(hand[c])]
         self.black_target: Target | None = None
         self.black_group = False  # black threes put out of play as a group (not a target)
@@ -144,12 +137,24 @@ class Model:
                     # The last black three still in hand: the group is not all of them, so
                     # it is melded as a meld of black threes (legality.check_meld).
                     return
-            elif mr.black_three_meld_going_out and len(blacks) >= (
-                    mr.min_naturals if mr.black_three_meld_wilds else mr.min_cards):
-                self.black_target = Target(3, False, 0, len(blacks), 0, blacks)
-                targets.append(self.black_target)
-            else:
+            elif not (mr.black_three_meld_going_out and len(blacks) >= (
+                    mr.min_naturals if mr.black_three_meld_wilds else mr.min_cards)):
                 return
+        targets: list[Target] = []
+        self.targets = targets
+        for rank in NATURAL_RANKS:
+            b = (rank - 1) * 4
+            nat = [c for c in range(b, b + 4) for _ in range(hand[c])]
+            meld = melds.get(rank)
+            if meld is None and not nat:
+                continue
+            before = len(meld) if meld is not None else 0
+            w0 = sum(1 for c in meld if IS_WILD[c]) if meld is not None else 0
+            targets.append(Target(rank, meld is not None, before, before - w0 + len(nat), w0,
+                                  nat))
+        if blacks and not self.black_group:
+            self.black_target = Target(3, False, 0, len(blacks), 0, blacks)
+            targets.append(self.black_target)
         self.blacks = blacks
         wild_meld = melds.get(WILD_RANK)
         self.wild_target: Target | None = None
