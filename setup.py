@@ -28,7 +28,8 @@ from setuptools.command.build_ext import build_ext
 #: at run time to check rule values, which compiled classes do not keep as written) and
 #: ``actions`` (compiling the action values gains nothing measurable, and as plain dataclasses
 #: they keep accepting any sequence of cards, copying and pickling like any value).
-COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "generate",
+COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "goingout_model",
+            "generate",
             "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match",
             "view", "blanking", "features", "meldkey", "wildlimit")
 

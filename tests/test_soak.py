@@ -146,3 +146,18 @@ def test_a_break_is_printed_on_stderr_as_soon_as_it_is_found(
     captured = capsys.readouterr()
     assert captured.err.count("soak: BREAK case 7:1 at action 2: a planted break") == 1
     assert "BREAK case 7:1" in captured.out and "breaks 1" in captured.out
+
+
+def test_a_slice_of_the_stock_end_soak_runs_hands_to_the_stock(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The stock's-end mode: hands driven by draws and discards, big piles taken, end with
+    the stock (not by going out, mostly), with no break and every action timed."""
+    report = soak.soak(3, seed=5, workers=1, every=7, stock_end=True)
+    assert sum(report.hands.values()) == 3
+    assert report.breaks == [], report.text()
+    assert report.slowest is not None and report.slowest.slowest_ms > 0
+    assert report.longest_hand > 11  # a pile was taken
+    case = soak.make_case(5, 0, stock_end=True)
+    assert case.stock_end and "stock's end" in case.describe()
+    assert soak.main(["--hands", "1", "--workers", "1", "--seed", "5", "--stock-end"]) == 0
+    assert "slowest action" in capsys.readouterr().out

@@ -26,7 +26,9 @@ natural nine; a deuce is a deuce), so ``State.legal_actions()`` lists one choice
 each legal way to play: of each rank, the cards held taken in suit order s h d c (jokers
 before deuces). Any other choice of held cards of the same ranks is as legal: ``State.can``,
 ``State.apply`` and ``action in state.legal_actions()`` accept it. Sequence canastas
-(``melds.real_canasta``) are the exception where suits matter: each suit is listed.
+(``melds.real_canasta``) are the exception where suits matter: each suit is listed; so are
+declared red threes (``red_threes.may_keep_as_stop``: hearts and diamonds counted apart, as
+the action ids do) and discards.
 """
 
 from __future__ import annotations
@@ -260,7 +262,8 @@ for _code in sorted(range(NUM_CODES), key=ORDER.__getitem__):
 def canonical_suits(action: Action, hand: Sequence[int]) -> Action | None:
     """The choice of suits ``State.legal_actions()`` lists for ``action`` (the suit-choice
     rule of the module docstring), given the hand's counts per card code; None when the hand
-    does not hold the action's cards. A sequence canasta and a discard keep their cards."""
+    does not hold the action's cards. A sequence canasta, a declaration of red threes and a
+    discard keep their cards."""
     if isinstance(action, Discard):
         return action if 0 <= action.card < NUM_CODES and hand[action.card] else None
     if not isinstance(action, (TakePile, Meld, LayOff)):
@@ -276,6 +279,8 @@ def canonical_suits(action: Action, hand: Sequence[int]) -> Action | None:
     kinds = {_kind(c) for c in cards}
     if len({k for k in kinds if k > 0 and k != 2}) > 1:
         return action  # a sequence canasta: its suit is part of it
+    if kinds == {31} and isinstance(action, Meld):
+        return action  # declared red threes: the one kept is a stop card, by its suit
     chosen: list[int] = []
     for kind in kinds:
         n = sum(1 for c in cards if _kind(c) == kind)

@@ -31,9 +31,20 @@ def rare_candidates(s: HandData) -> Iterator[Action]:
     if s.rules.melds.real_canasta:
         yield from sequence_candidates(s, hand)
     if s.rules.red_threes.may_keep_as_stop:
-        for code in (9, 10):
-            if hand[code]:
-                yield Meld((code,))
+        yield from declare_candidates(hand)
+
+
+def declare_candidates(hand: list[int]) -> Iterator[Meld]:
+    """Declarations of kept red threes (``red_threes.may_keep_as_stop``): every count of
+    hearts and of diamonds held, fewer cards first (``meld 3h``, ``meld 3d``, ``meld 3h 3h``,
+    ``meld 3h 3d`` ...). Their suits are kept, as in a discard: the one left in hand is the
+    stop card (seed 000 VARIANTI: "per valersene come «carte stop» al pari dei Tre neri")."""
+    hearts, diamonds = hand[9], hand[10]
+    for total in range(1, hearts + diamonds + 1):
+        for h in range(min(hearts, total), -1, -1):
+            d = total - h
+            if d <= diamonds:
+                yield Meld((9,) * h + (10,) * d)
 
 
 def pick(hand: list[int], codes: Sequence[int], k: int) -> list[int]:
@@ -124,9 +135,7 @@ def play_candidates(s: HandData) -> Iterator[Action]:
         if mr.real_canasta:
             yield from sequence_candidates(s, hand)
         if s.rules.red_threes.may_keep_as_stop:
-            for code in (9, 10):
-                if hand[code]:
-                    yield Meld((code,))
+            yield from declare_candidates(hand)
     if s.rules.going_out.ask_partner:
         yield AskPartner()
     yield Retract()

@@ -186,7 +186,7 @@ class _Turn:
     def can_go_out(self) -> bool:
         """Can the player go out this turn (searched once per call)?"""
         if self.plan_known < 0:
-            self.plan_known = int(goingout.going_out_plan(self.s) is not None)
+            self.plan_known = int(goingout.can_go_out(self.s))
         return self.plan_known == 1
 
 

@@ -7,8 +7,7 @@ partner's binding "yes" (seed 002: "è obbligatorio obbedire alla risposta del c
 by front ends that offer a "go out" button.
 
 Going out means every card leaves the hand this turn (seed 002: "Si chiude quando un giocatore
-si libera di tutte le carte che ha in mano"), so the search is over the hand's rank counts and
-is small and exhaustive:
+si libera di tutte le carte che ha in mano"), so the search is over the hand's rank counts:
 
 * the final discard: none (where ``going_out.discard_required`` is off) or one card of each
   kind held (a natural of each rank, a black three, a red three, a joker, a deuce; suits do not
@@ -16,15 +15,19 @@ is small and exhaustive:
 * every natural rank left goes whole onto the side's meld of that rank, or makes a new meld;
   black threes make one meld (``melds.black_three_meld_going_out``) or one group out of play
   (``melds.black_threes_out_of_play``); with ``melds.real_canasta``, every set of sequence
-  canastas the hand holds;
+  canastas the hand holds (sets that take the same number of cards of each rank are one case:
+  the rules do not see suits);
 * every way to spread the wild cards over those melds, the side's other melds and a wild-card
-  meld, within ``melds.max_wilds``, ``melds.wild_ratio``, ``melds.min_naturals``,
-  ``melds.min_cards``, ``melds.wilds_on_completed_canasta`` and the wild meld's size;
-* a spread is kept only when the melds it makes meet the going-out requirements (the canastas
-  of ``going_out.canastas_required``, ``natural_and_mixed_required``,
-  ``natural_canastas_required``, a finished wild-card canasta under
-  ``melds.unfinished_wild_meld_restricts``, the opening minimum or its waivers), and then it is
-  played on a copy with the legality checks: the plan returned always works.
+  meld, decided by :class:`canasta.core.goingout_model.Model`: a memoised search over the
+  melds that carries only the running figures the checks read (canastas and their kinds, the
+  wild meld's size, the opening), so its cost does not grow with the cards in hand.
+
+The answer is exact: the plan returned is the first, in the order of the exhaustive search
+that this replaced (most wild cards first on each meld, in rank order), whose every action
+passes the legality checks; it is then played on a copy, so it always works. Cost, whatever
+the hand: at most 16 final discards times, for each set of sequence canastas, a few thousand
+memoised states (targets x states x wild cards per meld); ``python -m canasta.sim.goingout_sweep``
+measures it on the largest hands the rules allow.
 
 Two things are outside the search (it answers None for them): kept red threes other than as
 the final discard (declaring one draws an unknown card), and a turn whose pile waits for the
@@ -36,29 +39,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from canasta.core.actions import Action, Discard, LayOff, Meld
-from canasta.core.cards import BLACK_THREES, JOKER, NATURAL_RANKS, POINTS, WILD_RANK
+from canasta.core.cards import BLACK_THREES, JOKER, NATURAL_RANKS
 from canasta.core.data import HandData, Phase
-from canasta.core.melds import DEUCES, IS_WILD, SEQUENCE_KEY
-from canasta.core.rules import CANASTA_ONLY
+from canasta.core.goingout_model import COUNTS, Model
+from canasta.core.melds import BLACK3, DEUCES, SEQUENCE_KEY
 
-
-class _Target:
-    """A meld that may receive cards in a going-out plan: its key, whether it exists, the
-    naturals and wild cards it will hold before wild cards are spread, and the hand's naturals
-    that go on it."""
-
-    __slots__ = ("key", "exists", "before", "naturals", "wilds", "cards", "lo", "hi")
-
-    def __init__(self, key: int, exists: bool, before: int, naturals: int, wilds: int,
-                 cards: list[int]) -> None:
-        self.key = key
-        self.exists = exists
-        self.before = before  # cards already on the table
-        self.naturals = naturals  # after the hand's naturals are added
-        self.wilds = wilds  # already on the table
-        self.cards = cards  # naturals from hand
-        self.lo = 0
-        self.hi = 0
+#: Plans the model accepts but a copy refuses, after which one model is given up (the model
+#: is exact, so none is ever refused: ``COUNTS["misses"]`` counts them; this bounds the work).
+MAX_MISSES = 8
 
 
 def going_out_plan(s: HandData) -> list[Action] | None:
@@ -67,22 +55,69 @@ def going_out_plan(s: HandData) -> list[Action] | None:
     the hand's ranks and every spread of its wild cards is considered; see the module
     docstring for the two cases left out). The plan is checked by playing it on a copy, so it
     always works; the state is not changed."""
-    if s.phase is not Phase.PLAY or s.no_discard or s.answer is False or s.pending_pile:
-        return None
     seat = s.actor
-    hand = s.hands[seat]
+    min_cards = s.rules.melds.min_cards
+    for model, seqs, last in _models(s):
+        misses = 0
+        for ks, orders in model.spreads():
+            for order in (0, 1):
+                if not (orders >> order) & 1:
+                    continue
+                plan = _assemble(model, ks, seqs, min_cards if order else 0)
+                if last is not None:
+                    plan.append(Discard(last))
+                COUNTS["tries"] += 1
+                if _works(s, seat, plan):
+                    return plan
+                COUNTS["misses"] += 1
+                misses += 1
+            if misses >= MAX_MISSES:
+                break
+    return None
+
+
+def can_go_out(s: HandData) -> bool:
+    """Whether :func:`going_out_plan` finds a plan, decided by the model alone (no plan is
+    laid out or played on a copy): what the checks of a partner's binding "yes" ask after each
+    candidate meld. The same answer as ``going_out_plan(s) is not None`` (the model is exact:
+    ``COUNTS["misses"]`` stays 0, and the tests compare the two)."""
+    for model, _, _ in _models(s):
+        if model.possible():
+            return True
+    return False
+
+
+def _models(s: HandData) -> Iterator[tuple[Model, list[tuple[int, ...]], int | None]]:
+    """The model of every final discard and set of sequence canastas to try, in the
+    exhaustive search's order, with its sequences and final discard (None: none)."""
+    if s.phase is not Phase.PLAY or s.no_discard or s.answer is False or s.pending_pile:
+        return
+    r = s.rules
+    if s.stopped_turn and r.pile.black_three_stops_going_out and s.pile and (
+        s.pile[-1] in BLACK3
+    ):
+        return  # goingout_rules.going_out_error: a black three stops going out
+    hand = s.hands[s.actor]
     if not _may_go_out(s, hand):
-        return None
+        return
+    no_melds = r.turn.first_round_no_meld and s.first_round
     for last in _final_discards(s, hand):
         rest = hand[:]
         if last is not None:
             rest[last] -= 1
-        for plan in _plans(s, rest):
-            if last is not None:
-                plan.append(Discard(last))
-            if _works(s, seat, plan):
-                return plan
-    return None
+        if rest[9] or rest[10]:
+            continue  # kept red threes: declaring one draws a card (module docstring)
+        if no_melds and any(rest):
+            continue  # turn.first_round_no_meld: only a last discard
+        for seqs in (_sequences(s, rest) if r.melds.real_canasta else [[]]):
+            left = rest[:]
+            for seq in seqs:
+                for c in seq:
+                    left[c] -= 1
+            model = Model(s, left, seqs, last)
+            if model.ok:
+                yield model, seqs, last
+
 
 
 def _may_go_out(s: HandData, hand: list[int]) -> bool:
@@ -149,228 +184,77 @@ def _final_discards(s: HandData, hand: list[int]) -> Iterator[int | None]:
                 break
 
 
-def _plans(s: HandData, hand: list[int]) -> Iterator[list[Action]]:
-    """Every plan (without its final discard) that melds all of ``hand`` and meets the
-    going-out requirements on paper."""
-    r = s.rules
-    mr = r.melds
-    if hand[9] or hand[10]:
-        return  # kept red threes: declaring one draws a card (module docstring)
-    sequences = _sequences(s, hand) if mr.real_canasta else [[]]
-    for seqs in sequences:
-        rest = hand[:]
-        for seq in seqs:
-            for c in seq:
-                rest[c] -= 1
-        yield from _spreads(s, rest, seqs)
-
-
 def _sequences(s: HandData, hand: list[int]) -> list[list[tuple[int, ...]]]:
-    """Every set of sequence canastas (``melds.real_canasta``) that the hand holds at once,
-    the empty set first."""
-    size = s.rules.melds.canasta_size
-    runs: list[tuple[int, ...]] = []
-    for suit in range(4):
-        for high in range(14, 2 + size, -1):
-            ranks = [1 if v == 14 else v for v in range(high, high - size, -1)]
-            runs.append(tuple((rk - 1) * 4 + suit for rk in ranks))
-    out: list[list[tuple[int, ...]]] = []
+    """The sets of sequence canastas (``melds.real_canasta``) that the hand holds at once,
+    one set for each number of runs from each high card (the sets that take the same cards
+    of each rank; suits do not matter to the other melds), in the exhaustive search's order:
+    fewer runs first, then the first such set in run order (suit by suit, ace high first).
 
-    def walk(i: int, chosen: list[tuple[int, ...]], left: list[int]) -> None:
-        if i == len(runs):
+    A depth-first walk over the suits that never enters twice the same suit with the same
+    runs so far: at most 4 times the number of run counts, whatever the hand."""
+    size = s.rules.melds.canasta_size
+    highs = list(range(14, 2 + size, -1))
+    per_suit: list[list[tuple[int, ...]]] = []
+    for suit in range(4):
+        runs = [tuple(((1 if v == 14 else v) - 1) * 4 + suit
+                      for v in range(high, high - size, -1)) for high in highs]
+        per_suit.append(runs)
+    options = [_suit_options(hand, runs) for runs in per_suit]
+    out: list[list[tuple[int, ...]]] = []
+    seen: set[tuple[int, ...]] = set()
+    chosen: list[tuple[int, ...]] = []
+
+    def walk(suit: int, counts: tuple[int, ...]) -> None:
+        key = (suit, *counts)
+        if key in seen:
+            return
+        seen.add(key)
+        if suit == 4:
             out.append(chosen[:])
             return
-        walk(i + 1, chosen, left)
-        run = runs[i]
-        if all(left[c] for c in run):
-            for c in run:
-                left[c] -= 1
-            chosen.append(run)
-            walk(i, chosen, left)  # the same run again (two or three packs)
-            chosen.pop()
-            for c in run:
-                left[c] += 1
+        for option in options[suit]:
+            for j, n in enumerate(option):
+                for _ in range(n):
+                    chosen.append(per_suit[suit][j])
+            walk(suit + 1, tuple(a + b for a, b in zip(counts, option, strict=True)))
+            for _ in range(sum(option)):
+                chosen.pop()
 
-    walk(0, [], hand[:])
+    walk(0, tuple(0 for _ in highs))
     out.sort(key=len)
     return out
 
 
-def _spreads(s: HandData, hand: list[int], seqs: list[tuple[int, ...]]) -> Iterator[list[Action]]:
-    r = s.rules
-    mr = r.melds
-    g = r.going_out
-    size = mr.canasta_size
-    team = s.team_of[s.actor]
-    melds = s.melds[team]
-    targets: list[_Target] = []
-    for rank in NATURAL_RANKS:
-        b = (rank - 1) * 4
-        nat = [c for c in range(b, b + 4) for _ in range(hand[c])]
-        meld = melds.get(rank)
-        if meld is None and not nat:
-            continue
-        before = len(meld) if meld is not None else 0
-        w0 = sum(1 for c in meld if IS_WILD[c]) if meld is not None else 0
-        if meld is None and len(nat) < mr.min_naturals:
+def _suit_options(hand: list[int], runs: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Every count of each run of one suit that the hand holds at once, in increasing order
+    (the first run's count first)."""
+    out: list[tuple[int, ...]] = []
+    counts = [0] * len(runs)
+    left = hand[:]
+
+    def walk(j: int) -> None:
+        if j == len(runs):
+            out.append(tuple(counts))
             return
-        targets.append(_Target(rank, meld is not None, before, before - w0 + len(nat), w0,
-                               nat))
-    blacks = [c for c in BLACK_THREES for _ in range(hand[c])]
-    black_target: _Target | None = None
-    if blacks:
-        if 3 in melds:
-            return  # one meld per rank: black threes are melded or put out of play once
-        partners = sum(s.hands[p][8] + s.hands[p][11]
-                       for p in s.teams[team] if p != s.actor)
-        if mr.black_threes_out_of_play and (
-            len(blacks) + partners >= mr.black_threes_out_of_play
-        ):
-            black_target = _Target(3, False, 0, len(blacks), 0, blacks)
-        elif mr.black_three_meld_going_out and len(blacks) >= (
-                mr.min_naturals if mr.black_three_meld_wilds else mr.min_cards):
-            black_target = _Target(3, False, 0, len(blacks), 0, blacks)
-            targets.append(black_target)
-        else:
-            return
-    wild_meld = melds.get(WILD_RANK)
-    wild_target: _Target | None = None
-    if mr.wild_melds:
-        w = len(wild_meld) if wild_meld is not None else 0
-        wild_target = _Target(WILD_RANK, wild_meld is not None, w, 0, w, [])
-    jokers = hand[JOKER]
-    deuces = [c for c in DEUCES for _ in range(hand[c])]
-    wilds = jokers + len(deuces)
-    wild_deuces_only = wild_meld is None or all(c in DEUCES for c in wild_meld)
-    opened = s.opened[team]
-    wild_opens = False
-    if not opened:
-        need = s.opening_minimum(team)
-        points = s.opening_points + sum(POINTS[c] * hand[c] for c in range(len(hand)))
-        points += sum(POINTS[c] for seq in seqs for c in seq)
-        concealed = s.is_concealed(s.actor) and g.concealed_waives_minimum
-        opening_ok = points >= need or concealed
-        wild_opens = r.opening.wild_meld_opens and need < CANASTA_ONLY
-        if not (opening_ok or r.opening.canasta_always_opens or wild_opens):
-            return
-    for t in targets:
-        if t is black_target:
-            t.lo, t.hi = 0, (wilds if mr.black_three_meld_wilds else 0)
-        else:
-            t.lo, t.hi = 0, wilds
-        _bound(s, t)
-    if wild_target is not None:
-        room = size - wild_target.before
-        wild_target.lo, wild_target.hi = 0, max(room, 0)
-        targets.insert(0, wild_target)
-    spread = [0] * len(targets)
-    slack = [0] * (len(targets) + 1)  # most wild cards targets i.. can take
-    for i in range(len(targets) - 1, -1, -1):
-        slack[i] = slack[i + 1] + targets[i].hi
-    if slack[0] < wilds:
-        return
-    needed = r.canastas_required(s.players)
-    seq_canastas = len(seqs) + sum(1 for k in melds if k >= SEQUENCE_KEY)
+        walk(j + 1)
+        run = runs[j]
+        taken = 0
+        while all(left[c] for c in run):
+            for c in run:
+                left[c] -= 1
+            taken += 1
+            counts[j] = taken
+            walk(j + 1)
+        for c in run:
+            left[c] += taken
+        counts[j] = 0
 
-    def fits(t: _Target, k: int) -> bool:
-        if not t.cards and k == 0:
-            return True  # nothing laid on it
-        if t is wild_target:
-            total = t.before + k
-            return (t.exists or total >= mr.min_cards) and total <= size
-        n, w = t.naturals, t.wilds + k
-        if n + w < mr.min_cards or n < mr.min_naturals:
-            return False
-        if t.key == 3:
-            return w == 0 or (mr.black_three_meld_wilds and n + w < size)
-        if w > mr.max_wilds:
-            return False
-        if mr.wild_ratio == "lt" and w >= n:
-            return False
-        if mr.wild_ratio == "le" and w > n:
-            return False
-        return not (k and not mr.wilds_on_completed_canasta and t.before >= size)
-
-    def meets(ks: list[int]) -> bool:
-        canastas = seq_canastas
-        natural = mixed = 0
-        for t, k in zip(targets, ks, strict=True):
-            total = t.before + len(t.cards) + k
-            if total >= size:
-                canastas += 1
-                if t is not wild_target:
-                    if t.wilds + k:
-                        mixed += 1
-                    else:
-                        natural += 1
-                elif mr.wild_canasta_kinds:
-                    # melds.wild_canasta_kinds: deuces only is pure (S000 "canasta pura di
-                    # pinelle"); _assemble gives the wild meld deuces before jokers.
-                    if wild_deuces_only and k <= len(deuces):
-                        natural += 1
-                    else:
-                        mixed += 1
-            elif t is wild_target and (t.exists or k) and mr.unfinished_wild_meld_restricts:
-                return False
-        if canastas < needed:
-            return False
-        if g.natural_and_mixed_required and not (natural and mixed):
-            return False
-        if g.natural_canastas_required and natural < g.natural_canastas_required:
-            return False
-        if not opened and not opening_ok:
-            if r.opening.canasta_always_opens and canastas > 0:
-                return True
-            # opening.wild_meld_opens: the wild meld (targets[0]) reaches a meld's size.
-            return (wild_opens and wild_target is not None
-                    and wild_target.before + ks[0] >= mr.min_cards)
-        return True
-
-    def walk(i: int, left: int) -> Iterator[list[int]]:
-        if i == len(targets):
-            if left == 0:
-                yield spread[:]
-            return
-        t = targets[i]
-        top = min(t.hi, left)
-        low = max(t.lo, left - slack[i + 1])
-        for k in range(top, low - 1, -1):  # most wild cards first: canastas sooner
-            if fits(t, k):
-                spread[i] = k
-                yield from walk(i + 1, left - k)
-        spread[i] = 0
-
-    for ks in walk(0, wilds):
-        if meets(ks):
-            yield _assemble(targets, ks, wild_target, black_target, jokers, deuces, seqs, 0)
-            if not opened and wilds:
-                # Natural melds first: wild cards may have to wait for the opening (seed
-                # 000: "Per la discesa a 50 punti si richiedono solo combinazioni con carte
-                # naturali").
-                yield _assemble(targets, ks, wild_target, black_target, jokers, deuces, seqs,
-                                mr.min_cards)
+    walk(0)
+    return out
 
 
-def _bound(s: HandData, t: _Target) -> None:
-    """Narrow ``t.hi`` by the limits on wild cards in one meld."""
-    mr = s.rules.melds
-    if t.key == 3:
-        if mr.black_three_meld_wilds:
-            t.hi = min(t.hi, mr.max_wilds, mr.canasta_size - 1 - t.naturals)
-        return
-    cap = mr.max_wilds - t.wilds
-    if mr.wild_ratio == "lt":
-        cap = min(cap, t.naturals - 1 - t.wilds)
-    elif mr.wild_ratio == "le":
-        cap = min(cap, t.naturals - t.wilds)
-    if not mr.wilds_on_completed_canasta and t.before >= mr.canasta_size:
-        cap = 0
-    t.hi = min(t.hi, max(cap, 0))
-
-
-def _assemble(targets: list[_Target], ks: list[int], wild_target: _Target | None,
-              black_target: _Target | None, jokers: int, deuces: list[int],
-              seqs: list[tuple[int, ...]], naturals_first: int) -> list[Action]:
+def _assemble(model: Model, ks: list[int], seqs: list[tuple[int, ...]],
+              naturals_first: int) -> list[Action]:
     """The actions of one spread: the wild-card meld first (deuces before jokers, so a
     joker-free wild meld is tried where jokers are blocked), then sequence canastas, the
     natural melds and lay-offs, and the black threes last (melded only when going out).
@@ -379,14 +263,16 @@ def _assemble(targets: list[_Target], ks: list[int], wild_target: _Target | None
     and lay-offs that need no wild card (a new meld of at least ``naturals_first`` naturals
     is laid without its wild cards), sequence canastas, the wild-card meld, the melds that
     need wild cards, the remaining wild cards as lay-offs, the black threes."""
-    pool_j = jokers
-    pool_d = deuces[:]
+    wild_target = model.wild_target
+    black_target = model.black_target
+    pool_j = model.jokers
+    pool_d = model.deuces[:]
     plain: list[Action] = []
     wild: list[Action] = []
     mixed: list[Action] = []
     later: list[Action] = []
     last: list[Action] = []
-    for t, k in zip(targets, ks, strict=True):
+    for t, k in zip(model.targets, ks, strict=True):
         ws: list[int] = []
         for _ in range(k):
             if pool_j and (t is not wild_target or not pool_d):
@@ -411,8 +297,8 @@ def _assemble(targets: list[_Target], ks: list[int], wild_target: _Target | None
             later.append(LayOff(t.key, tuple(ws)))
         else:
             mixed.append(action)
-    if black_target is not None and not last:
-        last.append(Meld(tuple(black_target.cards)))  # a group out of play
+    if model.black_group:
+        last.append(Meld(tuple(model.blacks)))  # a group out of play
     seq_melds: list[Action] = [Meld(seq) for seq in seqs]
     if naturals_first:
         return plain + seq_melds + wild + mixed + later + last

@@ -82,11 +82,32 @@ def iter_legal(s: HandData) -> Iterator[Action]:
         if check_end_hand(s) is None:
             yield EndHand()
         return
-    yield from generate.play_actions(s, _full_check, rare_candidates)
+    memo = GoingOutMemo()
+
+    def full(t: HandData, action: Action) -> bool:
+        return check(t, action, memo if t is s else None) is None
+
+    yield from generate.play_actions(s, full, rare_candidates)
 
 
 def _full_check(s: HandData, action: Action) -> bool:
     return check(s, action) is None
+
+
+class GoingOutMemo:
+    """Can the player to act go out (:func:`canasta.core.goingout.going_out_plan`)? Searched
+    at most once, so that the checks of one position share the answer: the checks of a
+    binding "yes" ask it for every meld, lay-off and discard."""
+
+    __slots__ = ("known",)
+
+    def __init__(self) -> None:
+        self.known = -1  # -1 not searched yet, 0 no way out, 1 a way out
+
+    def can_go_out(self, s: HandData) -> bool:
+        if self.known < 0:
+            self.known = int(goingout.can_go_out(s))
+        return self.known == 1
 
 
 def reference_legal_actions(s: HandData) -> list[Action]:
@@ -109,10 +130,11 @@ def reference_legal_actions(s: HandData) -> list[Action]:
 # -- checking ------------------------------------------------------------------------------
 
 
-def check(s: HandData, action: Action) -> str | None:
-    """Why ``action`` is illegal now (the message names the rule), or None when legal."""
+def check(s: HandData, action: Action, memo: GoingOutMemo | None = None) -> str | None:
+    """Why ``action`` is illegal now (the message names the rule), or None when legal.
+    ``memo``: the going-out answer of this position, shared between checks."""
     try:
-        verify(s, action)
+        verify(s, action, memo)
     except IllegalActionError as exc:
         return str(exc)
     return None
@@ -122,8 +144,11 @@ def is_legal(s: HandData, action: Action) -> bool:
     return check(s, action) is None
 
 
-def verify(s: HandData, action: Action) -> None:
-    """Raise IllegalActionError when ``action`` is not legal now."""
+def verify(s: HandData, action: Action, memo: GoingOutMemo | None = None) -> None:
+    """Raise IllegalActionError when ``action`` is not legal now (``memo`` as
+    :func:`check`)."""
+    if memo is None:
+        memo = GoingOutMemo()
     if s.phase is Phase.OVER:
         fail("hand over", "the hand is over")
     if s.phase is Phase.ANSWER:
@@ -168,18 +193,18 @@ def verify(s: HandData, action: Action) -> None:
         fail("red_threes.last_stock_red_three_ends_hand",
                    "the last card of the stock was a red three: meld, then end the hand")
     if isinstance(action, Meld):
-        check_meld(s, seat, action.cards, None)
+        check_meld(s, seat, action.cards, None, memo)
     elif isinstance(action, LayOff):
-        check_meld(s, seat, action.cards, action.rank)
+        check_meld(s, seat, action.cards, action.rank, memo)
     elif isinstance(action, Discard):
-        check_discard(s, seat, action.card)
+        check_discard(s, seat, action.card, memo)
     elif isinstance(action, AskPartner):
         check_ask(s, seat)
     elif isinstance(action, Retract):
         if not s.provisional:
             fail("opening.retract_penalty",
                        "there is no unfinished opening to take back")
-        if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
+        if s.answer is True and s.lookahead and memo.can_go_out(s):
             fail("going_out.ask_partner",
                        "your partner said yes: the answer is binding and you must go out",
                  {"case": "must_go_out"})
@@ -400,7 +425,8 @@ def check_end_hand(s: HandData) -> IllegalActionError | None:
     return None
 
 
-def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None) -> None:
+def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None,
+               memo: GoingOutMemo | None = None) -> None:
     r = s.rules
     team = s.team_of[seat]
     if not cards:
@@ -492,11 +518,11 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None)
                          r.opening_minimum(s.scores[team])) < need:
             raise opening_short(s, team, "after this meld your opening could not be "
                                 "completed, and the pile you took cannot be given back")
-    if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
+    if s.answer is True and s.lookahead and (memo or GoingOutMemo()).can_go_out(s):
         probe = s.clone()
         probe.lookahead = False
         transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and goingout.going_out_plan(probe) is None:
+        if not probe.is_over and not goingout.can_go_out(probe):
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you",
                  {"case": "meld_stops_going_out"})
@@ -553,7 +579,8 @@ def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
                        "you may not declare down to one card when you cannot then go out")
 
 
-def check_discard(s: HandData, seat: int, card: int) -> None:
+def check_discard(s: HandData, seat: int, card: int,
+                  memo: GoingOutMemo | None = None) -> None:
     r = s.rules
     team = s.team_of[seat]
     hand = s.hands[seat]
@@ -582,7 +609,7 @@ def check_discard(s: HandData, seat: int, card: int) -> None:
             fail("melds.unfinished_wild_meld_restricts",
                        "while your wild-card canasta is unfinished you may not discard wild "
                        "cards")
-    if s.answer is True and s.lookahead and goingout.going_out_plan(s) is not None:
+    if s.answer is True and s.lookahead and (memo or GoingOutMemo()).can_go_out(s):
         fail("going_out.ask_partner",
                    "your partner said yes: the answer is binding and you must go out",
              {"case": "must_go_out"})

@@ -15,6 +15,13 @@ and checks DESIGN.md's invariants (issue 9 item 19):
 It prints the hands played per preset and player count and each break with the command that
 reproduces it (``--case SEED:INDEX``). Hands are spread over ``--workers`` processes.
 
+``--stock-end`` drives every hand to its longest instead of playing it with bots: each seat
+draws and discards, melds now and then (one time in ten), asks its partner rarely and takes
+the pile only once it has grown past a size drawn per hand (8 to 60 cards), so the hands run
+to the end of the stock with huge hands and big piles. It also times every action (the
+``legal_actions()`` it chooses from and the ``apply()``; the checks are not timed) and
+prints the slowest, with its case (an engine call is to stay within 50 ms).
+
 Case ``i`` of seed ``S`` is drawn from ``random.Random(f"{S}:{i}")`` alone, so every case can
 be replayed on its own.
 """
@@ -35,8 +42,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from canasta.bots import Bot, make_bot
+from canasta.core.actions import Action, AskPartner, Discard, Draw, LayOff, Meld, TakePile
 from canasta.core.cards import NUM_CODES, make_deck
-from canasta.core.data import FIELDS
+from canasta.core.data import FIELDS, Phase
 from canasta.core.rules import PRESETS, Rules, load_preset, preset_options
 from canasta.core.state import MisdealError, State
 from canasta.formats.handresult import hand_result_from_dict, hand_result_of_state
@@ -57,6 +65,7 @@ class Case:
     players: int
     bots: tuple[str, ...]
     deal_seed: int
+    stock_end: bool = False  # driven to the end of the stock (the module docstring)
 
     @property
     def label(self) -> str:
@@ -64,7 +73,8 @@ class Case:
 
     def describe(self) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options) or "(defaults)"
-        return (f"{self.preset} {self.players}p bots={','.join(self.bots)} "
+        who = "stock's end" if self.stock_end else f"bots={','.join(self.bots)}"
+        return (f"{self.preset} {self.players}p {who} "
                 f"deal_seed={self.deal_seed} options: {opts}")
 
 
@@ -76,12 +86,16 @@ class Outcome:
     actions: int = 0
     broke: str = ""
     step: int = -1
+    slowest_ms: float = 0.0  # the slowest action: legal_actions() and apply()
+    slowest_step: int = -1
+    longest_hand: int = 0  # the most cards one seat held
 
 
-def make_case(seed: int, index: int, bot_share: float = 0.25) -> Case:
+def make_case(seed: int, index: int, bot_share: float = 0.25, stock_end: bool = False
+              ) -> Case:
     """Case ``index`` of ``seed``: presets in turn; each named option of the preset set to a
     random choice half of the time; a random player count; each seat a greedy bot with
-    probability ``bot_share``, else random."""
+    probability ``bot_share``, else random (``stock_end``: the stock's-end driver instead)."""
     rng = random.Random(f"{seed}:{index}")
     preset = PRESETS[index % len(PRESETS)]
     chosen: dict[str, str] = {}
@@ -92,7 +106,7 @@ def make_case(seed: int, index: int, bot_share: float = 0.25) -> Case:
     players = rng.choice(sorted(rules.deal.player_counts))
     bots = tuple("greedy" if rng.random() < bot_share else "random" for _ in range(players))
     return Case(seed, index, preset, tuple(sorted(chosen.items())), players, bots,
-                rng.getrandbits(63))
+                rng.getrandbits(63), stock_end)
 
 
 def _deck_counts(rules: Rules, players: int) -> list[int]:
@@ -171,6 +185,38 @@ def check_score(state: State) -> str:
     return ""
 
 
+class StockEnd:
+    """The stock's-end driver: draws and discards, melds one time in ten, asks the partner
+    one time in fifty, takes the pile once it holds ``threshold`` cards or more."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.threshold = rng.randrange(8, 61)
+
+    def choose(self, state: State, actions: Sequence[Action]) -> Action:
+        rng = self.rng
+        if state.phase is Phase.DRAW:
+            takes = [a for a in actions if isinstance(a, TakePile)]
+            if takes and len(state.pile) >= self.threshold:
+                return rng.choice(takes)
+            for a in actions:
+                if isinstance(a, Draw):
+                    return a
+            return rng.choice(list(actions))
+        if state.phase is Phase.PLAY:
+            melds = [a for a in actions if isinstance(a, (Meld, LayOff))]
+            discards = [a for a in actions if isinstance(a, Discard)]
+            asks = [a for a in actions if isinstance(a, AskPartner)]
+            roll = rng.random()
+            if asks and roll < 0.02:
+                return asks[0]
+            if melds and (roll < 0.1 or not discards):
+                return rng.choice(melds)
+            if discards:
+                return rng.choice(discards)
+        return rng.choice(list(actions))
+
+
 def play_case(case: Case, every: int = 10) -> Outcome:
     """Play ``case`` with every check (the clone and position checks every ``every`` actions,
     from an offset that varies with the case, and at the end); a raised exception or a failed
@@ -194,12 +240,16 @@ def _play(case: Case, every: int, out: Outcome) -> None:
     except MisdealError:
         return  # seed 000's redeal: a legal outcome, not a hand
     bots: list[Bot] = [make_bot(name, rng.getrandbits(32)) for name in case.bots]
+    driver = StockEnd(random.Random(rng.getrandbits(32))) if case.stock_end else None
     full = _deck_counts(rules, case.players)
     step = 0
     while True:
         out.step = step
         problem = check_cards(state, full)
-        if not problem and not state.is_over and not state.legal_actions():
+        t0 = time.perf_counter()
+        legal = state.legal_actions() if not state.is_over else []
+        spent = time.perf_counter() - t0
+        if not problem and not state.is_over and not legal:
             problem = "no legal action in a state that is not over"
         if not problem and (step % every == case.index % every or state.is_over):
             problem = check_clone(state, random.Random(step)) or check_round_trip(state)
@@ -211,15 +261,24 @@ def _play(case: Case, every: int, out: Outcome) -> None:
         if step >= MAX_ACTIONS:
             out.broke = f"the hand did not end in {MAX_ACTIONS} actions"
             return
-        state.apply(bots[state.actor].choose(state.view(state.actor)))
+        out.longest_hand = max(out.longest_hand, state.hand_size[state.actor])
+        if driver is not None:
+            action = driver.choose(state, legal)
+        else:
+            action = bots[state.actor].choose(state.view(state.actor))
+        t0 = time.perf_counter()
+        state.apply(action)
+        spent += time.perf_counter() - t0
+        if spent * 1000 > out.slowest_ms:
+            out.slowest_ms, out.slowest_step = spent * 1000, step
         step += 1
         out.actions = step
     out.broke = check_score(state)
 
 
-def _run_chunk(args: tuple[int, list[int], int]) -> list[Outcome]:
-    seed, indexes, every = args
-    return [play_case(make_case(seed, i), every) for i in indexes]
+def _run_chunk(args: tuple[int, list[int], int, bool]) -> list[Outcome]:
+    seed, indexes, every, stock_end = args
+    return [play_case(make_case(seed, i, stock_end=stock_end), every) for i in indexes]
 
 
 @dataclass
@@ -231,10 +290,15 @@ class Report:
     breaks: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
     lost: list[str] = field(default_factory=list)  # cases of a worker process that died
+    slowest: Outcome | None = None  # the hand with the slowest action
+    longest_hand: int = 0
 
     def add(self, outcome: Outcome) -> None:
         self.hands[(outcome.case.preset, outcome.case.players)] += 1
         self.actions += outcome.actions
+        self.longest_hand = max(self.longest_hand, outcome.longest_hand)
+        if self.slowest is None or outcome.slowest_ms > self.slowest.slowest_ms:
+            self.slowest = outcome
         if outcome.broke:
             self.breaks.append(outcome)
 
@@ -246,6 +310,11 @@ class Report:
         rate = total / self.seconds if self.seconds else 0.0
         lines.append(f"hands {total}, actions {self.actions}, breaks {len(self.breaks)}, "
                      f"{self.seconds:.1f} s ({rate:.1f} hands/s)")
+        if self.slowest is not None:
+            b = self.slowest
+            lines.append(f"slowest action {b.slowest_ms:.1f} ms (legal_actions + apply; case "
+                         f"{b.case.label} action {b.slowest_step}); most cards in one hand "
+                         f"{self.longest_hand}")
         if self.lost:
             lines.append(f"LOST {len(self.lost)} hands: a worker process died (cases "
                          f"{self.lost[0]} .. {self.lost[-1]} not all played)")
@@ -257,10 +326,12 @@ class Report:
 
 
 def soak(hands: int, seed: int = 0, workers: int = 2, every: int = 10, start: int = 0,
-         chunk: int = 20, progress: Callable[[Report], None] | None = None) -> Report:
+         chunk: int = 20, progress: Callable[[Report], None] | None = None,
+         stock_end: bool = False) -> Report:
     """Play cases ``start .. start + hands - 1`` of ``seed`` over ``workers`` processes
     (1: in this process) and return the :class:`Report`. ``progress`` is called with the
-    report so far after each chunk of ``chunk`` cases.
+    report so far after each chunk of ``chunk`` cases; ``stock_end``: the stock's-end mode
+    (module docstring).
 
     A worker process that dies (killed, or a crash of the interpreter) does not hang the
     run: the cases it held, and those not yet started, are counted in ``Report.lost`` (a
@@ -268,7 +339,8 @@ def soak(hands: int, seed: int = 0, workers: int = 2, every: int = 10, start: in
     report = Report()
     t0 = time.perf_counter()
     indexes = list(range(start, start + hands))
-    chunks = [(seed, indexes[i:i + chunk], every) for i in range(0, len(indexes), chunk)]
+    chunks = [(seed, indexes[i:i + chunk], every, stock_end)
+              for i in range(0, len(indexes), chunk)]
 
     def done(outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
@@ -304,16 +376,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=10,
                         help="clone and position checks every N actions (default 10)")
     parser.add_argument("--case", help="replay one case SEED:INDEX and print its result")
+    parser.add_argument("--stock-end", action="store_true",
+                        help="drive every hand to the end of the stock (draw, discard, big "
+                             "piles taken) and time every action")
     args = parser.parse_args(argv)
     if args.every < 1 or args.hands < 0 or args.workers < 1:
         parser.error("--every and --workers must be at least 1, --hands at least 0")
     if args.case:
         seed_text, _, index_text = args.case.partition(":")
-        case = make_case(int(seed_text), int(index_text))
+        case = make_case(int(seed_text), int(index_text), stock_end=args.stock_end)
         outcome = play_case(case, args.every)
         print(case.describe())
         print(f"actions {outcome.actions}: " + (f"BREAK at action {outcome.step}: "
                                                  f"{outcome.broke}" if outcome.broke else "ok"))
+        print(f"slowest action {outcome.slowest_ms:.1f} ms (action {outcome.slowest_step}), "
+              f"most cards in one hand {outcome.longest_hand}")
         return 1 if outcome.broke else 0
     shown = 0  # breaks already printed: each is printed as soon as it is found
 
@@ -329,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r.seconds:.0f} s", file=sys.stderr, flush=True)
 
     report = soak(args.hands, args.seed, args.workers, args.every, args.start,
-                  progress=progress)
+                  progress=progress, stock_end=args.stock_end)
     print(report.text())
     return 1 if report.breaks or report.lost else 0
 
