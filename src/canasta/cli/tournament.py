@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from canasta.cli.interrupt import EXIT_INTERRUPTED, StopOnInterrupt
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.i18n import languages, resolve_lang, t
 from canasta.sim.duplicate import DuplicateSetup
@@ -130,7 +131,8 @@ def register(app: typer.Typer) -> None:
             help="Language of the output: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
         """Round-robin duplicate tournament: every pair of bots plays the same deals with the
-        sides swapped; win rates with 95% intervals and openskill ratings."""
+        sides swapped; win rates with 95% intervals and openskill ratings. Ctrl-C stops after
+        the deal pairs in progress and shows those played (exit status 130)."""
         lang = resolve_lang(lang)
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
@@ -144,18 +146,25 @@ def register(app: typer.Typer) -> None:
             columns = (TextColumn(t("tournament.progress", lang)), BarColumn(),
                        MofNCompleteColumn(), TextColumn(t("tournament.games", lang)),
                        TimeElapsedColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=err, transient=True) as bar:
+            total_games = 0
+            with StopOnInterrupt() as stop, \
+                    Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task("games", total=None)
 
                 def advance(done: int, total: int) -> None:
+                    nonlocal total_games
+                    total_games = total
                     bar.update(task, completed=done, total=total)
 
                 res = run_tournament(setup, split_bot_specs(bots), deals, workers=n_workers,
-                                     ray=ray, progress=advance)
+                                     ray=ray, progress=advance, stop=stop)
         except (RulesError, ValueError, ImportError, RuntimeError) as exc:
             err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"),
                       soft_wrap=True)
             raise typer.Exit(2) from None
+        if res.interrupted and not res.pairings:
+            err.print(t("tournament.interrupted_empty", lang))
+            raise typer.Exit(EXIT_INTERRUPTED)
         console.print(pairings_table(res, lang))
         console.print(ratings_table(res, lang))
         where = (t("tournament.where_ray", lang) if res.where == "ray"
@@ -174,3 +183,6 @@ def register(app: typer.Typer) -> None:
                                style="bold red"), soft_wrap=True)
                 raise typer.Exit(2) from None
             console.print(t("tournament.saved", lang, path=str(plot)))
+        if res.interrupted:
+            err.print(t("tournament.interrupted", lang, games=res.games, total=total_games))
+            raise typer.Exit(EXIT_INTERRUPTED)
