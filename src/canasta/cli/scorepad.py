@@ -38,7 +38,15 @@ SHEET_FORMAT = "canasta-match-sheet"
 
 
 class _Stop(Exception):
-    """The scorekeeper ended the session (end of input or `quit`)."""
+    """The scorekeeper ended the session (end of input or `quit`; ``interrupted``: Ctrl-C)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__()
+        self.interrupted = interrupted
+
+
+#: The exit status after Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
 
 
 class Scorepad:
@@ -77,6 +85,8 @@ class Scorepad:
             answer = self.read(escape(shown)).strip()
         except EOFError:
             raise _Stop() from None
+        except KeyboardInterrupt:
+            raise _Stop(interrupted=True) from None
         if answer.lower() in ("quit", "exit"):
             raise _Stop()
         return answer or default
@@ -459,17 +469,50 @@ class Scorepad:
         return tab
 
     def run(self) -> int:
+        """Ask hands until the scorekeeper stops; 0, or :data:`EXIT_INTERRUPTED` after
+        Ctrl-C (the hands entered are saved first, and the scorepad says where)."""
         try:
             self.setup()
             while True:
                 self.hand()
                 if not self.ask_next():
                     break
-        except _Stop:
+        except (_Stop, KeyboardInterrupt) as exc:
             self.console.print()
             if self.hands:
                 self.console.print(self.match_table())
+            if isinstance(exc, KeyboardInterrupt) or exc.interrupted:
+                self.save_on_interrupt()
+                return EXIT_INTERRUPTED
         return 0
+
+    def save_on_interrupt(self) -> None:
+        """After Ctrl-C: save the hands entered (to ``--sheet``, or without one to a new
+        ``canasta-sheet-<date>.json`` in the current folder) and say where; a hand typed
+        half-way is not kept."""
+        if not self.hands or self.rules is None:
+            self.console.print(Text(self.t("cli.pad.interrupted_empty"), style="bold"))
+            return
+        if self.sheet is None:
+            import time
+
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path(f"canasta-sheet-{stamp}.json")
+            n = 1
+            while path.exists():
+                n += 1
+                path = Path(f"canasta-sheet-{stamp}-{n}.json")
+            self.sheet = path
+        try:
+            self.save_sheet()
+        except OSError as exc:
+            self.console.print(Text(self.t("cli.pad.not_saved", path=self.sheet,
+                                           reason=exc.strerror or str(exc)), style="bold red"))
+            return
+        key = "cli.pad.interrupted_saved.one" if len(self.hands) == 1 else \
+            "cli.pad.interrupted_saved"
+        self.console.print(Text(self.t(key, path=self.sheet, hands=len(self.hands)),
+                                style="bold"))
 
 
 #: A place in a hand result document: a side, and a part of it with its index.
