@@ -586,3 +586,50 @@ def test_help_speaks_the_players_language() -> None:
         assert "Digite uma jogada" in text and "draw from the stock" not in text
 
     drive(app, (80, 24), script)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_ctrl_c_asks_before_leaving_and_says_the_match_is_saved(tmp_path: Path,
+                                                                 lang: str) -> None:
+    """Ctrl-C did nothing on the table (in the input line it copies): it asks "Quit? (your
+    match is saved)", n goes on playing, y leaves and saves."""
+    save = tmp_path / "g.json"
+    s = new_session(save=save, lang=lang)
+    app = TableApp.in_language(lang)(s, speed=0)
+    from canasta.cli.tui import QuitScreen
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        text = "\n".join(shot(app, f"table-ctrl-c-{lang}"))
+        words = {"en": "Quit? (your match is saved in", "pt": "Sair? (a partida está salva em"}
+        assert words[lang] in text, text
+        await pilot.press("n")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        await pilot.press("s" if lang == "pt" else "y")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.quit_message.startswith("Saved to" if lang == "en" else "Salvo em")
+    assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
+
+
+def test_ctrl_c_twice_leaves_and_an_unsaved_match_says_so() -> None:
+    s = new_session()
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert "this match is not saved" in "\n".join(shot(app, "table-ctrl-c-unsaved"))
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.quit_message.startswith("Bye.")

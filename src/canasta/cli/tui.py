@@ -97,6 +97,30 @@ class ResultScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl-C over the table: "Quit? (your match is saved)", or, without ``--save``, that it
+    is not; y (s in Italian and Portuguese, d in Romanian), Enter or Ctrl-C again leaves
+    (True), n or Escape goes on (False)."""
+
+    BINDINGS = [Binding("y,s,d,enter", "answer(True)", "Quit"),  # yes, sì/sim, da
+                Binding("n,escape", "answer(False)", "Go on")]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static { width: auto; max-width: 90%; height: auto; border: round $accent;
+                          background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, body: str) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.body, style="bold"))
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+
 # -- the app --------------------------------------------------------------------------------------
 
 class TableApp(App[None]):
@@ -127,6 +151,8 @@ class TableApp(App[None]):
     BINDINGS = [
         *(Binding(key, action, t(f"play.key.{label}")) for key, action, label in KEYS),
         Binding("tab", "complete", "Complete", show=False, priority=True),
+        # Ctrl-C asks before leaving (in the input line it would copy the selection).
+        Binding("ctrl+c", "ask_quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, *, speed: float = 0.8, step: bool = False,
@@ -155,6 +181,7 @@ class TableApp(App[None]):
             return cls
         bindings = [Binding(key, action, t(f"play.key.{label}", lang))
                     for key, action, label in cls.KEYS]
+        bindings += [b for b in cls.BINDINGS if b.key in ("tab", "ctrl+c")]
         return type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": bindings})
 
     # layout ----------------------------------------------------------------------------------
@@ -421,6 +448,22 @@ class TableApp(App[None]):
         lines = [line for e in s.state.events
                  if (line := s.describe(e))]
         self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
+
+    def action_ask_quit(self) -> None:
+        """Ctrl-C: ask "Quit? (your match is saved)" (or that it is not, without ``--save``);
+        leave on yes."""
+        if isinstance(self.screen, QuitScreen):  # Ctrl-C twice: yes
+            self.screen.action_answer(True)
+            return
+        s = self.session
+        body = (t("play.tui.quit_saved", s.lang, path=s.save) if s.save is not None
+                else t("play.tui.quit_unsaved", s.lang))
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.action_leave()
+
+        self.push_screen(QuitScreen(body), answered)
 
     def action_leave(self) -> None:
         s = self.session
