@@ -128,7 +128,7 @@ def test_position_of_a_position_file_and_stdin(tmp_path: Path) -> None:
     bad = json.loads(first)
     bad["stock"] = bad["stock"][1:]
     result = cli(["position", "-"], json.dumps(bad))
-    assert result.exit_code == 2 and "<stdin>: $: the position holds" in result.stderr
+    assert result.exit_code == 2 and "<stdin>: the position holds" in result.stderr
     result = cli(["position", "-", "--hand", "1"], first)
     assert result.exit_code == 2
 

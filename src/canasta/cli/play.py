@@ -31,6 +31,7 @@ import canasta.cli.moves as moves
 import canasta.cli.render as render
 from canasta.bots import BOTS, make_bot
 from canasta.bots import split_specs as split_bot_specs
+from canasta.cli.options import check_lang, check_save_path
 from canasta.cli.session import Session, decision_seed, split_record_name  # noqa: F401
 from canasta.core.events import action_of
 from canasta.core.match import Match
@@ -455,6 +456,7 @@ def register(app: typer.Typer) -> None:
                  "them): a level (easy, medium, hard, expert) or a bot name, with options "
                  "as name:key=value. Default: medium.")] = None,
         save: Annotated[Path | None, typer.Option(
+            callback=check_save_path,
             help="Save the match record here after every move (an existing file only with "
                  "--force).")] = None,
         force: Annotated[bool, typer.Option(
@@ -470,12 +472,13 @@ def register(app: typer.Typer) -> None:
                  "(- for standard input; --variant, --rule and --players are then "
                  "ignored).")] = None,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of refusals and of the log: " + ", ".join(languages()) + ".")] = "en",
         plain: Annotated[bool, typer.Option(
             help="Line by line, without the full-screen table (the default when input or "
                  "output is not a terminal).")] = False,
         speed: Annotated[float, typer.Option(
-            help="Seconds between two bots' moves on the full-screen table (0: at once).")
+            min=0.0, help="Seconds between two bots' moves on the full-screen table (0: at once).")
         ] = 0.8,
         step: Annotated[bool, typer.Option(
             help="Full-screen table: wait for a key after each bot move.")] = False,

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta import i18n
+from canasta.cli.options import check_lang
 from canasta.core.rules import (
     CANASTA_ONLY,
     PRESETS,
@@ -191,6 +192,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the sheet as JSON (rule, setting, value, source).")] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the sheet: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
         """Print a variant's complete rule sheet, each rule with its seed."""
@@ -235,6 +237,7 @@ def register(app: typer.Typer) -> None:
             "--details", help="Also list each variant's house rules with their choices.")
         ] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
         """List the variants (with --details, their house rules: defaults and choices)."""

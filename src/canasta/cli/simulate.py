@@ -95,8 +95,9 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = (
             False),
     ) -> None:
-        """Play N hands between bots (successive hands of matches) and sum them up; Ctrl-C
-        stops after the hand in progress and sums up the hands played (exit status 130)."""
+        """Play N hands between bots (successive hands of matches) and sum them up.
+
+        Ctrl-C stops after the hand in progress and sums up those played (exit status 130)."""
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
         try:

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta.cli.interrupt import EXIT_INTERRUPTED, StopOnInterrupt
+from canasta.cli.options import check_lang, check_save_path
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.i18n import languages, resolve_lang, t
 from canasta.sim.duplicate import DuplicateSetup
@@ -116,8 +117,10 @@ def register(app: typer.Typer) -> None:
             help="Run on Ray (the ray extra): 'local' starts a local instance, 'auto' joins the "
                  "running cluster, or a cluster address.")] = None,
         json_file: Annotated[Path | None, typer.Option(
-            "--json", help="Write the results as JSON to this file.")] = None,
+            "--json", callback=check_save_path,
+            help="Write the results as JSON to this file.")] = None,
         plot: Annotated[Path | None, typer.Option(
+            callback=check_save_path,
             help="Draw the ratings with their intervals to this PNG file.")] = None,
         seed: Annotated[int | None, typer.Option(
             help="Seed of the deals and bots (printed when drawn at random).")] = None,
@@ -128,11 +131,14 @@ def register(app: typer.Typer) -> None:
         match: Annotated[bool, typer.Option(
             "--match", help="A deal is a whole match, not one hand.")] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the output: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
-        """Round-robin duplicate tournament: every pair of bots plays the same deals with the
-        sides swapped; win rates with 95% intervals and openskill ratings. Ctrl-C stops after
-        the deal pairs in progress and shows those played (exit status 130)."""
+        """Round-robin duplicate tournament between bots: win rates and openskill ratings.
+
+        Every pair of bots plays the same deals with the sides swapped (95% intervals).
+
+        Ctrl-C stops after the deal pairs in progress and shows those (exit status 130)."""
         lang = resolve_lang(lang)
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
