@@ -28,8 +28,8 @@ from canasta.core.match import Match
 from canasta.core.state import IllegalActionError, State, View
 from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
-from canasta.i18n import describe_event, t
-from canasta.i18n.refusals import quote_text, refusal_parts
+from canasta.i18n import describe_event, t, variant_name
+from canasta.i18n.refusals import SEED_LANGUAGE, refusal_parts
 
 __all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
 
@@ -99,6 +99,8 @@ class Session:
         #: Cards that came into the person's hand this turn (shown marked).
         self.gained: tuple[int, ...] = ()
         self.last_refusal: IllegalActionError | None = None
+        #: Why the last line named no move ("you hold no more 4"), for ``why``.
+        self.last_error = ""
         #: Seconds of search per hint (canasta.bots.suggest).
         self.hint_budget = 0.4
         self._mark: TurnMark | None = None
@@ -247,7 +249,11 @@ class Session:
             return self.why()
         found = self.action_of_line(line)
         if isinstance(found, Reply):
+            if found.kind == "error":  # `why` must not explain an older refusal
+                self.last_refusal = None
+                self.last_error = found.lines[0]
             return found
+        self.last_error = ""
         return self.play(found)
 
     def play(self, action: Action) -> Reply:
@@ -308,16 +314,32 @@ class Session:
         return Reply("info", [t("play.undo.done", self.lang, moves=taken)])
 
     def why(self) -> Reply:
-        """The seed's own sentence for the last refusal."""
+        """The seed's own sentence for the last refusal, labelled in the person's language
+        (which variant's text, its seed number and the language it is written in); for a rule
+        no seed sentence covers, the rule in words. Never an internal rule id."""
         exc = self.last_refusal
         if exc is None:
+            if self.last_error:
+                return Reply("info", [t("play.why.not_a_move", self.lang,
+                                        message=self.last_error)])
             return Reply("info", [t("play.why.none", self.lang)])
         parts = refusal_parts(exc, self.match.rules)
-        if parts["quote"]:
-            quote = quote_text(parts, self.lang)
-            return Reply("info", [t("play.why", self.lang, quote=quote) + f" (rule: {exc.rule})"])
-        return Reply("info", [t("play.why.no_quote", self.lang, variant=self.match.rules.name,
-                                rule=exc.rule)])
+        reason = t(parts["key"], self.lang, **parts["values"])
+        if not parts["quote"]:
+            return Reply("info", [t("play.why.no_quote", self.lang, reason=reason,
+                                    variant=variant_name(self.match.rules.name, self.lang))])
+        seed = parts["seed"]
+        language = t(f"language.{SEED_LANGUAGE.get(seed, 'it')}", self.lang)
+        if parts["inherited"]:
+            label = t("play.why.quote_inherited", self.lang, seed=seed, language=language,
+                      parent=variant_name(parts["inherited"], self.lang), quote=parts["quote"],
+                      variant=variant_name(self.match.rules.name, self.lang))
+        else:
+            label = t("play.why.quote", self.lang, seed=seed, language=language,
+                      quote=parts["quote"],
+                      variant=variant_name(self.match.rules.name, self.lang))
+        return Reply("info", [t("play.why", self.lang, quote=label),
+                              t("play.why.reason", self.lang, reason=reason)])
 
     def hint(self, n: int = 3) -> Reply:
         """Up to ``n`` suggested moves from :func:`canasta.bots.suggest`, best first, each
