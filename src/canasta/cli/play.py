@@ -46,39 +46,37 @@ from canasta.formats.records import (
     record_to_match,
     state_from_document,
 )
-from canasta.i18n import languages, resolve_lang, t
+from canasta.i18n import languages, resolve_lang, t, variant_name
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
 
+#: The moves as typed (short and text forms) and the catalogue key (``plain.help.*``) of what
+#: each does.
 HELP_MOVES = (
-    ("s   draw", "draw from the stock"),
-    ("t   take-pile 7h 7c", "take the pile: meld its top card with 7h 7c (t 7 7: any sevens)"),
-    ("t   take-pile", "take the pile: add its top card to your side's meld"),
-    ("m 9 9 JK   meld 9s 9d JK", "lay down a new meld (a rank alone: any card of it)"),
-    ("l 9 9h 2c   lay-off 9 9h 2c", "add cards to your side's meld of nines (W: wild meld)"),
-    ("d Kc   discard Kc", "discard and end your turn (your last card: you go out)"),
-    ("a   ask-partner", "ask your partner whether you may go out (the answer binds)"),
-    ("r   retract", "take back an opening short of the minimum (the minimum then rises)"),
-    ("e   end-hand", "the stock is gone: decline the discard and end the hand"),
-)
-HELP_NOTES = (
-    "Cards: rank A K Q J 10 9 8 7 6 5 4 3 2 (T = 10) and suit s h d c; JK is a joker.",
-    "Other commands: help or ? (this list), hint (suggested moves), undo (with --undo: take "
-    "back this turn's melds), why (the rule's own words after a refusal), pile (what taking "
-    "the pile needs), table, log (the whole hand so far), quit (save and leave).",
+    ("s   draw", "draw"),
+    ("t   take-pile 7h 7c", "take"),
+    ("t   take-pile", "take_onto"),
+    ("m 9 9 JK   meld 9s 9d JK", "meld"),
+    ("l 9 9h 2c   lay-off 9 9h 2c", "lay_off"),
+    ("d Kc   discard Kc", "discard"),
+    ("a   ask-partner", "ask"),
+    ("r   retract", "retract"),
+    ("e   end-hand", "end"),
 )
 
 
-def help_text() -> Group:
-    """The notation and the commands, as a two-column list that wraps in narrow terminals."""
+def help_text(lang: str = "en") -> Group:
+    """The notation and the commands, as a two-column list that wraps in narrow terminals,
+    in ``lang``."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    for move, what in HELP_MOVES:
-        grid.add_row(move, what)
-    return Group(Text("Type the number of a move from the list, or the move itself:"), grid,
-                 *(Text(note) for note in HELP_NOTES))
+    for move, key in HELP_MOVES:
+        # the long forms are English words; other languages show the short ones only
+        grid.add_row(move if lang == "en" else move.split("   ")[0], t(f"plain.help.{key}", lang))
+    return Group(Text(t("plain.help.head", lang)), grid,
+                 *(Text(t(f"plain.help.{key}", lang)) for key in ("cards", "commands")))
 
 
 def default_bot() -> str:
@@ -134,8 +132,10 @@ class Game:
     def draw_table(self) -> None:
         s = self.session
         view = s.view
-        title = (f"Hand {s.hand_number} · {self.match.rules.name} · match to "
-                 f"{self.match.rules.target(self.match.players)}")
+        title = " · ".join([t("ui.hand_n", s.lang, n=s.hand_number),
+                            variant_name(self.match.rules.name, s.lang),
+                            t("play.tui.to", s.lang,
+                              target=self.match.rules.target(self.match.players))])
         self.console.print(render.table(view, s.names, title=title, log_lines=0,
                                         pending=len(self.state.pending_pile), lang=s.lang,
                                         marked=s.gained))
@@ -157,16 +157,15 @@ class Game:
                 if self.match.winner is not None:
                     self.console.print(Text("\n" + s.match_over_text(), style="bold green"))
                     return
-                self.ask("\nPress Enter to deal the next hand (or type quit): ")
+                self.ask("\n" + t("plain.next_hand", s.lang) + " ")
                 s.next_hand()
                 self.shown = 0
         except (_Quit, KeyboardInterrupt):
             if s.save is not None:
                 s.autosave()
-                self.console.print(f"Saved to {s.save}. Resume with: "
-                                   f"canasta play --resume {s.save}")
+                self.console.print(t("play.tui.saved", s.lang, path=s.save))
             else:
-                self.console.print("Bye. (Use --save PATH to keep a game for later.)")
+                self.console.print(t("play.tui.bye", s.lang))
 
     def ask(self, prompt: str) -> str:
         """Read one line; ``quit`` (or the end of input) leaves the game."""
@@ -175,12 +174,12 @@ class Game:
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             raise _Quit() from None
-        if line.strip().lower() in ("quit", "q", "exit"):
+        if self.session.command(line) in ("quit", "q", "exit"):
             raise _Quit()
         return line
 
     def play_hand(self) -> None:
-        self.console.rule(f"Hand {self.session.hand_number}")
+        self.console.rule(t("ui.hand_n", self.session.lang, n=self.session.hand_number))
         while not self.state.is_over:
             if self.session.human_to_act():
                 self.flush_log()
@@ -206,9 +205,9 @@ class Game:
         legal = view.legal_actions
         self.draw_table()
         if view.phase is Phase.ANSWER:
-            self.console.print(Text(f"{s.names[view.current]} asks: may I go out? "
-                                    "(Your answer binds.)", style="bold"))
-            prompt = "Answer yes or no: "
+            self.console.print(Text(t("play.turn.answer", s.lang, name=s.names[view.current]),
+                                    style="bold"))
+            prompt = t("plain.answer", s.lang) + " "
         else:
             self.show_menu()
             prompt = f"{s.names[s.human]} > "
@@ -216,10 +215,10 @@ class Game:
             line = self.ask(prompt).strip()
             if not line:
                 continue
-            low = line.lower()
+            low = s.command(line)
             if low in ("help", "?"):
-                self.console.print(help_text())
-                self.console.print(render.legal_moves(legal))
+                self.console.print(help_text(s.lang))
+                self.console.print(render.legal_moves(legal, s.lang))
                 continue
             if low in ("table", "tab"):
                 self.draw_table()
@@ -254,12 +253,14 @@ class Game:
         state = self.state
         rec = self.match.record
         self.console.print(render.table(state.view(s.human), s.names,
-                                        title=f"Hand {s.hand_number} · final table",
+                                        title=t("plain.final_table", s.lang,
+                                                hand=t("ui.hand_n", s.lang, n=s.hand_number)),
                                         log_lines=0, lang=s.lang))
         self.console.print(Text(s.hand_end_text(), style="bold"))
         for seat in range(self.match.players):
             if seat != s.human and state.hand_size[seat]:
-                left = Text(f"  {s.names[seat]} held: ", style="dim")
+                left = Text("  " + t("plain.held_by", s.lang, name=s.names[seat]) + " ",
+                            style="dim")
                 left.append_text(render.hand_label(state.hand_cards(seat)))
                 self.console.print(left)
         tables = []
@@ -360,8 +361,9 @@ def setup(opts: Options, console: Console) -> Session:
             match, offset = _from_position(opts)
             kinds = ["", *_bot_list(opts.bots, match.players - 1)]
             names = render.seat_names(match.players, opts.name, resolve_lang(opts.lang))
-            console.print(f"Starting from {opts.start_from}: hand {offset + len(match.hands)} "
-                          f"in progress, {len(match.state.actions)} actions played.")
+            console.print(t("plain.started_from", resolve_lang(opts.lang),
+                            path=opts.start_from, n=offset + len(match.hands),
+                            actions=len(match.state.actions)))
         elif opts.resume is not None:
             data, source = read_document(opts.resume)
             if isinstance(data, dict) and data.get("format") == "canasta-position":
@@ -377,8 +379,8 @@ def setup(opts: Options, console: Console) -> Session:
                                    path=opts.resume, scores=scores))
             if save is None:
                 save = opts.resume
-            console.print(f"Resumed {opts.resume}: hand {len(match.hands)}, "
-                          f"{len(match.state.actions)} actions played.")
+            console.print(t("plain.resumed", resolve_lang(opts.lang), path=opts.resume,
+                            n=len(match.hands), actions=len(match.state.actions)))
         else:
             rules = load_preset(opts.variant, parse_rule_args(list(opts.rules_args)))
             if opts.players not in rules.deal.player_counts:
@@ -400,11 +402,13 @@ def greeting(session: Session) -> list[str]:
     """The first lines of a new match: rules, bots, partner."""
     match, names, kinds = session.match, session.names, session.kinds
     seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
-    out = [f"Canasta ({match.rules.name.replace('_', ' ')} rules), {match.players} players. "
-           f"Bots: {seats}."]
+    lang = session.lang
+    out = [t("plain.greeting", lang, variant=variant_name(match.rules.name, lang),
+             players=match.players, bots=seats)]
     partner = [names[s] for s in match.teams[0] if s != 0]
     if partner:
-        out.append(f"Your partner{'s' if len(partner) > 1 else ''}: {' & '.join(partner)}.")
+        out.append(t("plain.partners" if len(partner) > 1 else "plain.partner", lang,
+                     names=" & ".join(partner)))
     return out
 
 
@@ -433,7 +437,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
     else:
         for line in greeting(session):
             console.print(Text(line, style="bold"))
-        console.print("Type help at any prompt for the moves and commands.")
+        console.print(t("plain.type_help", session.lang))
     game.run()
     return 0
 

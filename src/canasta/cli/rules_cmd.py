@@ -217,6 +217,7 @@ def register(app: typer.Typer) -> None:
                          if info["extends"] else ""))
         key = f"variant.{rules.name}.description"
         console.print(i18n.t(key, lang) if i18n.has(key) else info["description"])
+        cited = False
         for section in SECTIONS:
             table = Table(title=i18n.section_label(section, lang), title_justify="left",
                           expand=True, pad_edge=False)
@@ -227,8 +228,11 @@ def register(app: typer.Typer) -> None:
                 if r.section == section:
                     table.add_row(r.rule, r.setting, r.source)
             console.print(table)
+            cited = cited or any("variants.md" in r.source for r in rows)
         console.print(Text(i18n.t("rules.house_rules", lang), style="bold"))
         console.print(_option_table(rules.name, dict(rules.options), lang))
+        if cited or any("variants.md" in o.source for o in preset_options(rules.name).values()):
+            console.print(Text(i18n.t("rules.variants_md", lang), style="dim"))
 
     @app.command("variants")
     def variants_command(
@@ -274,3 +278,5 @@ def register(app: typer.Typer) -> None:
                 console.print(_option_table(name, None, lang))
         if not details:
             console.print(Text(i18n.t("rules.variants_more", lang), style="dim"))
+        else:  # the house rules' sources cite the project's notes, which are not shipped
+            console.print(Text(i18n.t("rules.variants_md", lang), style="dim"))

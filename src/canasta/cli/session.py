@@ -58,6 +58,9 @@ class Reply:
     choices: tuple[Action, ...] = ()
 
 
+#: The commands a line may name besides a move, each also in the person's language.
+COMMANDS = ("help", "hint", "why", "pile", "log", "quit", "table", "sort", "undo")
+
 _KIND_RE = re.compile(r"^(.*) \(([^()]+)\)$")
 
 
@@ -227,20 +230,33 @@ class Session:
             n = int(low)
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            return Reply("error", [f"No move number {n}: choose 1 to {len(legal)}."])
+            return Reply("error", [t("plain.no_move_number", self.lang, n=n,
+                                     count=len(legal))])
         try:
             return moves.resolve(line, view)
         except moves.MoveError as exc:
+            said = t(exc.key, self.lang, **exc.values) if exc.key else str(exc)
             if exc.choices:
-                return Reply("choices", [f"{exc}:"] + [moves.short_text(a)
-                                                      for a in exc.choices],
+                return Reply("choices", [f"{said}:"] + [moves.short_text(a)
+                                                       for a in exc.choices],
                              choices=exc.choices)
-            return Reply("error", [f"Cannot read that move: {exc}"])
+            return Reply("error", [t("plain.cannot_read", self.lang, message=said)])
+
+    def command(self, line: str) -> str:
+        """The line in lower case, a command typed in the person's language (``ajuda``,
+        ``dica``: catalogue keys ``play.cmd.*``) given as its English word (``help``,
+        ``hint``), which is always read too."""
+        low = line.strip().lower()
+        for cmd in COMMANDS:
+            words = t(f"play.cmd.{cmd}", self.lang).lower().split(",")
+            if low in (w.strip() for w in words if w.strip()):
+                return cmd
+        return low
 
     def submit(self, line: str) -> Reply:
         """Play the move a typed line names, or answer a command (``hint``, ``undo``,
         ``why``). The state is unchanged unless the reply is ``played`` or an undo."""
-        low = line.strip().lower()
+        low = self.command(line)
         if low in ("hint", "hints"):
             return self.hint()
         if low in ("undo", "u"):

@@ -337,7 +337,7 @@ class TableApp(App[None]):
         line = event.value.strip()
         event.input.value = ""
         s = self.session
-        low = line.lower()
+        low = s.command(line)
         if not line:
             if self.step and s.bot_to_act():
                 self.bot_move()
