@@ -216,8 +216,9 @@ class TableApp(App[None]):
         self.query_one("#title", Static).update(title_text(s, self.size.width))
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
         melds = self.query_one("#melds", Static)
+        # one cell short of the pane: a line never runs into the players' border
         melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
-                                melds.size.width or self.size.width - 34))
+                                (melds.size.width or self.size.width - 34) - 1))
         self.fit_seats()
         self.call_after_refresh(self.fit_seats)  # again once the menu's new height is laid out
         self.query_one("#hand", Static).update(
@@ -243,7 +244,8 @@ class TableApp(App[None]):
             return
         s = self.session
         seats = self.query_one("#seats", Static)
-        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height))
+        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height,
+                                seats.content_size.width))
 
     def on_resize(self) -> None:
         """The melds and the players' moves are packed to the panes' sizes: pack again
@@ -425,11 +427,9 @@ class TableApp(App[None]):
         width = max(self.size.width - 2, 40)
         out = Text(t("play.tui.hints", self.session.lang), style="bold green")
         for i, line in enumerate(reply.lines):
-            room = width * 2 if i == 0 else width
-            if len(line) > room:
-                line = line[:room - 1].rstrip() + "…"
             out.append("\n")
-            out.append(line, style="green" if i == 0 else "")
+            out.append(fit_hint(line, width * 2 if i == 0 else width),
+                       style="green" if i == 0 else "")
         self.hints = out
         self.redraw()
         prompt = self.query_one("#prompt", Input)
@@ -473,6 +473,22 @@ class TableApp(App[None]):
         else:
             self.quit_message = t("play.tui.bye", s.lang)
         self.exit()
+
+
+def fit_hint(line: str, room: int) -> str:
+    """A hint line ("1. d Kc  (+30 points) — Reason. Reason.") in at most ``room`` cells:
+    its reasons give way a whole sentence at a time, then all of them, so that no word is cut
+    (the move and its value always stay)."""
+    if len(line) <= room:
+        return line
+    move, sep, reasons = line.partition(" — ")
+    sentences = [x for x in reasons.replace(". ", ".\n").split("\n") if x] if sep else []
+    while sentences:
+        sentences.pop()
+        shorter = move + (sep + " ".join(sentences) if sentences else "")
+        if len(shorter) <= room:
+            return shorter
+    return move
 
 
 def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
