@@ -633,3 +633,25 @@ def test_ctrl_c_twice_leaves_and_an_unsaved_match_says_so() -> None:
 
     drive(app, (80, 24), script)
     assert app.quit_message.startswith("Bye.")
+
+
+def test_auto_draw_draws_on_the_table_when_nothing_else_starts_the_turn() -> None:
+    from canasta.core.state import Phase
+
+    for seed in range(3, 12):
+        s = new_session(seed=seed, auto_draw=True)
+        app = TableApp(s, speed=0)
+        seen: list[str] = []
+
+        async def script(pilot: Pilot[None], s: Session = s, app: TableApp = app,
+                         seen: list[str] = seen) -> None:
+            await until_human(pilot, s)
+            await pilot.pause()
+            seen.append(s.view.phase.value)
+            seen.extend(str(line.text) for line in app.query_one("#messages", RichLog).lines)
+
+        drive(app, (80, 24), script)
+        if seen[0] == Phase.PLAY.value:
+            assert any("Drawn for you from the stock" in line for line in seen), seen
+            return
+    raise AssertionError("no deal where the pile could not be taken")

@@ -183,6 +183,11 @@ class Game:
         while not self.state.is_over:
             if self.session.human_to_act():
                 self.flush_log()
+                if self.session.auto_draw_now() is not None:  # --auto-draw: no choice here
+                    self.flush_log()
+                    self.console.print(Text("  " + t("play.auto_drew", self.session.lang),
+                                            style="dim"))
+                    continue
                 self.human_turn()
             else:
                 _, failure = self.session.play_bot()
@@ -322,6 +327,28 @@ class Options:
     lang: str = "en"
     force: bool = False
     allow_undo: bool = False
+    #: Names of the other seats in playing order, or of every seat (yours first).
+    names: tuple[str, ...] = ()
+    #: Draw from the stock for the person when that is the only way to start the turn.
+    auto_draw: bool = False
+
+
+def _named(names: list[str], given: tuple[str, ...]) -> list[str]:
+    """``names`` with ``--names`` applied: the other seats' names, or every seat's.
+
+    Raises:
+        SetupError: more names than seats, or an empty one.
+    """
+    if not given:
+        return names
+    if len(given) > len(names) or any(not n for n in given):
+        raise SetupError(f"--names: expected up to {len(names) - 1} names for the other seats "
+                         f"(or {len(names)} with yours first), comma-separated, none empty; "
+                         f"got {len(given)}")
+    out = list(names)
+    start = 0 if len(given) == len(names) else 1
+    out[start:start + len(given)] = given
+    return out
 
 
 class SetupError(Exception):
@@ -394,8 +421,9 @@ def setup(opts: Options, console: Console) -> Session:
         raise SetupError(str(exc)) from None
     if save is not None and save != opts.resume and save.exists() and not opts.force:
         raise SetupError(t("play.error.save_exists", resolve_lang(opts.lang), path=save))
+    names = _named(names, opts.names)
     return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
-                   allow_undo=opts.allow_undo, hand_offset=offset)
+                   allow_undo=opts.allow_undo, hand_offset=offset, auto_draw=opts.auto_draw)
 
 
 def greeting(session: Session) -> list[str]:
@@ -415,11 +443,12 @@ def greeting(session: Session) -> list[str]:
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str | None,
           console: Console, read: Reader, start_from: str | None = None,
-          lang: str = "en", force: bool = False, allow_undo: bool = False) -> int:
+          lang: str = "en", force: bool = False, allow_undo: bool = False,
+          names: tuple[str, ...] = (), auto_draw: bool = False) -> int:
     """Set up and play a game in plain line mode; returns the exit code (2 for a bad
     option)."""
     opts = Options(variant, tuple(rules_args or ()), players, seed, bots, save, resume, name,
-                   start_from, lang, force, allow_undo)
+                   start_from, lang, force, allow_undo, names, auto_draw)
     try:
         session = setup(opts, console)
         session.autosave()
@@ -493,9 +522,17 @@ def register(app: typer.Typer) -> None:
         undo: Annotated[bool, typer.Option(
             "--undo", help="Casual house rule: `undo` takes back your melds and lay-offs of "
                            "the turn before you discard.")] = False,
+        names: Annotated[str | None, typer.Option(
+            "--names", metavar="NAME,NAME,...",
+            help="The other seats' names in playing order (or every seat's, yours first), "
+                 "comma-separated: --names Ann,Bob,Cleo.")] = None,
+        auto_draw: Annotated[bool, typer.Option(
+            "--auto-draw", help="Draw from the stock for you when the pile cannot be taken "
+                                "(nothing else starts the turn).")] = False,
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
+        seat_names = tuple(n.strip() for n in names.split(",")) if names else ()
         if sort not in ("rank", "suit"):
             console.print(Text("Error: --sort: expected rank or suit", style="bold red"),
                           soft_wrap=True)
@@ -510,7 +547,7 @@ def register(app: typer.Typer) -> None:
                 plain = True
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             opts = Options(variant, tuple(rule or ()), players, seed, bots, save, resume,
-                           name, start_from, lang, force, undo)
+                           name, start_from, lang, force, undo, seat_names, auto_draw)
             try:
                 session = setup(opts, console)
                 session.autosave()
@@ -527,6 +564,7 @@ def register(app: typer.Typer) -> None:
 
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
                      save=save, resume=resume, name=name, console=console, read=read,
-                     start_from=start_from, lang=lang, force=force, allow_undo=undo)
+                     start_from=start_from, lang=lang, force=force, allow_undo=undo,
+                     names=seat_names, auto_draw=auto_draw)
         if code:
             raise typer.Exit(code)

@@ -21,11 +21,11 @@ from typing import Any
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
 from canasta.cli.render import symbol_text, team_names
-from canasta.core.actions import Action, parse_action
+from canasta.core.actions import Action, Draw, parse_action
 from canasta.core.cards import card_text, sort_key
 from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
 from canasta.core.match import Match
-from canasta.core.state import IllegalActionError, State, View
+from canasta.core.state import IllegalActionError, Phase, State, View
 from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
 from canasta.i18n import describe_event, t, variant_name
@@ -84,11 +84,13 @@ class Session:
         allow_undo: the casual house rule ``undo`` (off by default).
         hand_offset: hands played before the first hand of ``match`` (a game started from a
             position of a later hand), for the hand number shown.
+        auto_draw: draw from the stock for the person when that is the only way to start the
+            turn (:meth:`auto_draw_now`).
     """
 
     def __init__(self, match: Match, names: list[str], kinds: list[str], *, human: int = 0,
                  lang: str = "en", save: Path | None = None, allow_undo: bool = False,
-                 hand_offset: int = 0) -> None:
+                 hand_offset: int = 0, auto_draw: bool = False) -> None:
         self.match = match
         self.names = names
         self.kinds = kinds
@@ -97,6 +99,7 @@ class Session:
         self.save = save
         self.allow_undo = allow_undo
         self.hand_offset = hand_offset
+        self.auto_draw = auto_draw
         self.bots: dict[int, Bot] = {s: make_bot(k) for s, k in enumerate(kinds)
                                      if s != human and k}
         #: Cards that came into the person's hand this turn (shown marked).
@@ -182,6 +185,17 @@ class Session:
 
     def human_to_act(self) -> bool:
         return not self.state.is_over and self.state.actor == self.human
+
+    def auto_draw_now(self) -> Reply | None:
+        """With ``auto_draw``, when the person's turn can start only by drawing from the
+        stock (the pile cannot be taken, the hand cannot be ended), draw; the reply of the
+        draw, or None when there is a choice (or the option is off)."""
+        if not (self.auto_draw and self.human_to_act()):
+            return None
+        view = self.view
+        if view.phase is not Phase.DRAW or list(view.legal_actions) != [Draw()]:
+            return None
+        return self.play(Draw())
 
     # -- bots ----------------------------------------------------------------------------------
     def bot_for(self, seat: int) -> Bot:

@@ -269,6 +269,10 @@ class TableApp(App[None]):
     def advance(self) -> None:
         """After any change: let the bots move (paced or stepped), or end the hand."""
         s = self.session
+        if s.auto_draw_now() is not None:  # --auto-draw: the turn could only start so
+            self.flush_log()
+            self.say(t("play.auto_drew", s.lang), "dim")
+            self.redraw()
         if s.state.is_over:
             self.end_of_hand()
         elif s.bot_to_act() and not self.step and not self.bot_scheduled:
