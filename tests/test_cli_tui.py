@@ -655,3 +655,45 @@ def test_auto_draw_draws_on_the_table_when_nothing_else_starts_the_turn() -> Non
             assert any("Drawn for you from the stock" in line for line in seen), seen
             return
     raise AssertionError("no deal where the pile could not be taken")
+
+
+def test_the_mouse_draws_builds_a_meld_and_plays_a_move_of_the_menu() -> None:
+    """Clicks: the stock in the title draws, a card of the hand goes into the input line (a
+    second click takes it out), a move of the menu is played; the keys still work."""
+    from canasta.cli.table_view import card_at
+    from canasta.core.state import Phase
+
+    s = new_session(seed=5)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.pause()
+        assert s.view.phase is Phase.DRAW
+        title = screen_text(app)[0]
+        stock = title.rfind("Stock")
+        await pilot.click("#title", offset=(stock + 2, 0))
+        await pilot.pause()
+        assert s.view.phase is Phase.PLAY, "the click on the stock drew"
+        hand_line = screen_text(app)[[i for i, line in enumerate(screen_text(app))
+                                      if line.startswith("Your hand")][0]]
+        x = hand_line.index(": ") + 2
+        card = card_at(hand_line, x)
+        assert card
+        await pilot.click("#hand", offset=(x, 0))
+        await pilot.pause()
+        prompt = app.query_one("#prompt")
+        assert prompt.value == f"m {card}"  # type: ignore[attr-defined]
+        await pilot.click("#hand", offset=(x, 0))
+        await pilot.pause()
+        assert prompt.value.strip() == "m"  # type: ignore[attr-defined]
+        prompt.value = ""  # type: ignore[attr-defined]
+        row, start, _, line = next(sp for sp in app.menu_spans if sp[3].startswith("d "))
+        before = len(s.match.record.actions)
+        await pilot.click("#menu", offset=(start, row))
+        await pilot.pause()
+        assert len(s.match.record.actions) > before
+        assert any(str(x.text) == "> " + line
+                   for x in app.query_one("#messages", RichLog).lines)
+
+    drive(app, (100, 30), script)

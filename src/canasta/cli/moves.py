@@ -240,6 +240,15 @@ class MenuLine:
     label: str
     moves: tuple[str, ...]
     kind: str
+    #: What is typed before each move to play it (``m``, ``l K``, ``d``; ``""`` on the first
+    #: line, whose moves begin with their short form).
+    prefix: str = ""
+
+    def command(self, move: str) -> str:
+        """The line that plays ``move`` of this line (``l K 2c``; ``s`` for ``s (draw)``)."""
+        if self.kind == "turn":
+            return move.split(" (")[0].split(": ")[-1]
+        return f"{self.prefix} {move}"
 
 
 def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
@@ -276,13 +285,15 @@ def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
     for key in sorted(melds, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[1:])
                       for a in sorted(melds[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(t("play.menu.meld", lang, rank=rank_text(key)), moves, "meld"))
+        lines.append(MenuLine(t("play.menu.meld", lang, rank=rank_text(key)), moves, "meld",
+                              "m"))
     for key in sorted(offs, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[2:])
                       for a in sorted(offs[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(t("play.menu.on", lang, rank=rank_text(key)), moves, "lay-off"))
+        lines.append(MenuLine(t("play.menu.on", lang, rank=rank_text(key)), moves, "lay-off",
+                              f"l {rank_text(key)}"))
     discards = sorted({a.card for a in legal if isinstance(a, Discard)}, key=sort_key)
     if discards:
         lines.append(MenuLine(t("play.menu.discard", lang), tuple(card_text(c) for c in discards),
-                              "discard"))
+                              "discard", "d"))
     return lines

@@ -23,8 +23,8 @@ from canasta.core.melds import classify_meld
 from canasta.core.state import View
 from canasta.i18n import t, variant_name
 
-__all__ = ["help_table", "hand_text", "melds_text", "menu_text", "pile_text", "result_text",
-           "seats_text", "title_text"]
+__all__ = ["MenuSpan", "card_at", "hand_text", "help_table", "melds_text", "menu_text",
+           "pile_text", "result_text", "seats_text", "title_text", "toggled"]
 
 
 def title_text(session: Session, width: int = 80) -> Text:
@@ -243,6 +243,38 @@ def playable_ranks(view: View) -> set[int]:
     return out
 
 
+_SUIT_LETTERS = {sym: letter for sym, letter in zip(render.SUIT_SYMBOLS, "shdc", strict=True)}
+
+
+def card_at(visual: object, x: int) -> str:
+    """The card drawn at cell ``x`` of the hand's first line (:func:`hand_text`), as typed
+    (``Kc``, ``10s``, ``JK``); ``""`` where no card is. ``visual``: what the hand's widget
+    shows (a Rich ``Text``, or Textual's content with a ``plain`` text)."""
+    plain = str(getattr(visual, "plain", visual)).split("\n", 1)[0]
+    head = plain.find(": ")
+    if head < 0 or x <= head + 1 or x >= len(plain) or plain[x] == " ":
+        return ""
+    start = plain.rfind(" ", 0, x) + 1
+    end = plain.find(" ", x)
+    word = plain[start:end if end >= 0 else len(plain)].rstrip("*")
+    if word == "JK":
+        return word
+    suit = _SUIT_LETTERS.get(word[-1:], word[-1:] if word[-1:] in "shdc" else "")
+    return word[:-1] + suit if suit and len(word) >= 2 else ""
+
+
+def toggled(line: str, card: str, phase: object) -> str:
+    """The input line with ``card`` added (or taken out when it is there): a line without a
+    move yet starts one, a meld (``m``), or in the draw phase a take of the pile (``t``)."""
+    words = line.split()
+    if card in words[1:]:
+        words.remove(card)
+        return " ".join(words) + (" " if len(words) == 1 else "")
+    if not words:
+        words = ["t" if getattr(phase, "value", "") == "draw" else "m"]
+    return " ".join([*words, card])
+
+
 def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) -> Text:
     out = Text()
     out.append(t("play.tui.your_hand", lang, n=len(view.hand),
@@ -256,8 +288,15 @@ def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) ->
     return out
 
 
-def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en") -> Text:
-    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``."""
+#: Where a move of the menu is drawn: (row, first cell, cell after the last, the line that
+#: plays it), for clicks.
+MenuSpan = tuple[int, int, int, str]
+
+
+def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en",
+              spans: list[MenuSpan] | None = None) -> Text:
+    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``.
+    ``spans``, when given, receives where each move shown is drawn (a click plays it)."""
     lines = moves.grouped_menu(view, lang)
     out = Text()
     shown = lines if len(lines) <= max_lines else lines[:max_lines - 1]
@@ -271,6 +310,22 @@ def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en")
         room = width - len(row.plain)
         if len(body) > room:
             body = body[:max(room - 2, 0)].rsplit(" ", 1)[0] + " …"
+        if spans is not None:
+            at = len(row.plain)
+            pos = 0  # in ``body``: each move where the one before it ends
+            for move in line.moves:
+                pos = body.find(move, pos) if body.find(move, pos) >= 0 else len(body)
+                inner = pos
+                if line.kind == "turn" and ": " in move:  # "take the pile: t 7h 7c · t"
+                    inner = pos + move.index(": ") + 2
+                    parts = move.split(": ", 1)[1].split(" · ")
+                else:
+                    parts = [move]
+                for part in parts:
+                    if inner + len(part) <= len(body):  # not in the part cut off
+                        spans.append((i, at + inner, at + inner + len(part), line.command(part)))
+                    inner += len(part) + 3
+                pos += len(move)
         row.append(body)
         out.append_text(row)
     if len(shown) < len(lines):

@@ -8,7 +8,9 @@ and each one's last turn, as many of its moves as the pane holds); the person's 
 highlighted) with "you can go out" and the points melded; whose turn it is; the legal
 moves grouped (one line per meld rank, one for the discards); the last messages; the input
 line, which completes the short forms of the legal moves (→ accepts). Bots move one at a
-time, ``speed`` seconds apart, or on Enter (``step``).
+time, ``speed`` seconds apart, or on Enter (``step``). The mouse: a click on a card of the
+hand puts it into the input line (a meld being built), on a move of the menu plays it, on the
+pile takes it, on the stock in the title draws; Ctrl-C asks before leaving.
 
 All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
 passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -31,6 +33,8 @@ import canasta.cli.moves as moves
 from canasta.cli.render import CardStyle
 from canasta.cli.session import Reply, Session
 from canasta.cli.table_view import (
+    MenuSpan,
+    card_at,
     hand_text,
     help_table,
     melds_text,
@@ -39,8 +43,9 @@ from canasta.cli.table_view import (
     result_text,
     seats_text,
     title_text,
+    toggled,
 )
-from canasta.core.actions import Action
+from canasta.core.actions import Action, Draw, TakePile
 from canasta.core.events import action_of
 from canasta.i18n import t
 
@@ -172,6 +177,8 @@ class TableApp(App[None]):
         self.quit_message = ""
         #: The hints shown in the menu's place until the next move (F4 / ``hint``).
         self.hints: Text | None = None
+        #: Where the menu's moves are drawn, for clicks (:data:`table_view.MenuSpan`).
+        self.menu_spans: list[MenuSpan] = []
 
     @classmethod
     def in_language(cls, lang: str) -> type[TableApp]:
@@ -230,7 +237,9 @@ class TableApp(App[None]):
         width = max(self.size.width - 2, 40)
         if not s.human_to_act():
             self.hints = None
-        menu = (self.hints or menu_text(view, width, lang=s.lang)) if s.human_to_act() \
+        self.menu_spans = []
+        menu = (self.hints or menu_text(view, width, lang=s.lang, spans=self.menu_spans)) \
+            if s.human_to_act() \
             else Text("")
         self.query_one("#menu", Static).update(menu)
         prompt = self.query_one("#prompt", Input)
@@ -384,6 +393,55 @@ class TableApp(App[None]):
             self.say(text, style)
         self.redraw()
         self.advance()
+
+    # the mouse -------------------------------------------------------------------------------
+    async def on_click(self, event: events.Click) -> None:
+        """Clicks: a card of the hand goes into the input line (a meld, or the cards that
+        take the pile, being built; clicked again, it comes out), a move of the menu is
+        played, the pile is taken (or its cards asked for), the stock in the title is drawn
+        from. The keys work as before."""
+        widget = event.widget
+        s = self.session
+        if widget is None or not widget.id or not s.human_to_act() or self.closing:
+            return
+        at = event.get_content_offset(widget)
+        if at is None:
+            return
+        prompt = self.query_one("#prompt", Input)
+        if widget.id == "menu" and self.hints is None:
+            for row, start, end, line in self.menu_spans:
+                if row == at.y and start <= at.x < end:
+                    await self.play_clicked(line)
+                    return
+        elif widget.id == "hand" and at.y == 0:
+            card = card_at(self.query_one("#hand", Static).visual, at.x)
+            if card:
+                prompt.value = toggled(prompt.value, card, s.view.phase)
+                prompt.cursor_position = len(prompt.value)
+                prompt.focus()
+        elif widget.id == "pile":
+            takes = [a for a in s.view.legal_actions if isinstance(a, TakePile)]
+            if len(takes) == 1:
+                await self.play_clicked(moves.short_text(takes[0]))
+            elif takes:
+                prompt.value = "t "
+                prompt.cursor_position = 2
+                self.say(t("play.tui.click_take", s.lang), "yellow")
+            else:
+                self.say(" ".join(explain.pile_lines(s.view, s.lang)), "yellow")
+        elif widget.id == "title" and Draw() in s.view.legal_actions:
+            stock = t("play.tui.stock", s.lang, n=s.view.stock_size)
+            title = self.query_one("#title", Static).visual
+            text = getattr(title, "plain", "")
+            start = text.rfind(stock)
+            if start >= 0 and start <= at.x < start + len(stock):
+                await self.play_clicked("s")
+
+    async def play_clicked(self, line: str) -> None:
+        """Play ``line`` as if typed and entered."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = line
+        await prompt.action_submit()
 
     # keys ------------------------------------------------------------------------------------
     def action_help(self) -> None:
