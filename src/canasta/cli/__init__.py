@@ -39,6 +39,7 @@ def _register() -> None:
         bots_cmd,
         hint,
         play,
+        profile,
         replay,
         rules_cmd,
         score,
@@ -47,7 +48,8 @@ def _register() -> None:
         tournament,
     )
 
-    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, serve, hint):
+    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, serve, hint,
+                   profile):
         module.register(app)
 
 

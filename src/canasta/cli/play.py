@@ -156,6 +156,9 @@ class Game:
                 self.show_result()
                 if self.match.winner is not None:
                     self.console.print(Text("\n" + s.match_over_text(), style="bold green"))
+                    note = s.record_profile()
+                    if note:
+                        self.console.print(Text(note, style="dim"))
                     return
                 self.ask("\n" + t("plain.next_hand", s.lang) + " ")
                 s.next_hand()
@@ -331,6 +334,8 @@ class Options:
     names: tuple[str, ...] = ()
     #: Draw from the stock for the person when that is the only way to start the turn.
     auto_draw: bool = False
+    #: Add each finished match to the local profile (canasta stats).
+    profile: bool = True
 
 
 def _named(names: list[str], given: tuple[str, ...]) -> list[str]:
@@ -422,8 +427,10 @@ def setup(opts: Options, console: Console) -> Session:
     if save is not None and save != opts.resume and save.exists() and not opts.force:
         raise SetupError(t("play.error.save_exists", resolve_lang(opts.lang), path=save))
     names = _named(names, opts.names)
-    return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
-                   allow_undo=opts.allow_undo, hand_offset=offset, auto_draw=opts.auto_draw)
+    session = Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
+                      allow_undo=opts.allow_undo, hand_offset=offset, auto_draw=opts.auto_draw)
+    session.profile = opts.profile
+    return session
 
 
 def greeting(session: Session) -> list[str]:
@@ -444,11 +451,11 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
           bots: str | None, save: Path | None, resume: Path | None, name: str | None,
           console: Console, read: Reader, start_from: str | None = None,
           lang: str = "en", force: bool = False, allow_undo: bool = False,
-          names: tuple[str, ...] = (), auto_draw: bool = False) -> int:
+          names: tuple[str, ...] = (), auto_draw: bool = False, profile: bool = True) -> int:
     """Set up and play a game in plain line mode; returns the exit code (2 for a bad
     option)."""
     opts = Options(variant, tuple(rules_args or ()), players, seed, bots, save, resume, name,
-                   start_from, lang, force, allow_undo, names, auto_draw)
+                   start_from, lang, force, allow_undo, names, auto_draw, profile)
     try:
         session = setup(opts, console)
         session.autosave()
@@ -529,6 +536,9 @@ def register(app: typer.Typer) -> None:
         auto_draw: Annotated[bool, typer.Option(
             "--auto-draw", help="Draw from the stock for you when the pile cannot be taken "
                                 "(nothing else starts the turn).")] = False,
+        no_profile: Annotated[bool, typer.Option(
+            "--no-profile", help="Leave this match out of your local profile (canasta "
+                                 "stats).")] = False,
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
@@ -547,7 +557,8 @@ def register(app: typer.Typer) -> None:
                 plain = True
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             opts = Options(variant, tuple(rule or ()), players, seed, bots, save, resume,
-                           name, start_from, lang, force, undo, seat_names, auto_draw)
+                           name, start_from, lang, force, undo, seat_names, auto_draw,
+                           not no_profile)
             try:
                 session = setup(opts, console)
                 session.autosave()
@@ -565,6 +576,6 @@ def register(app: typer.Typer) -> None:
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
                      save=save, resume=resume, name=name, console=console, read=read,
                      start_from=start_from, lang=lang, force=force, allow_undo=undo,
-                     names=seat_names, auto_draw=auto_draw)
+                     names=seat_names, auto_draw=auto_draw, profile=not no_profile)
         if code:
             raise typer.Exit(code)

@@ -217,7 +217,7 @@ def check(data: Any, source: str, console: Console) -> int:
 def print_board(state: State, number: int | None, seat: int | None, lang: str) -> None:
     """The position drawn as the table of ``canasta play --plain`` for ``seat`` (default:
     the seat to act), in ``lang``, with the cards each other player holds below it."""
-    from canasta.cli import render
+    import canasta.cli.render as render
     from canasta.i18n import t, variant_name
 
     console = Console(highlight=False)

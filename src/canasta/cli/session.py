@@ -100,6 +100,8 @@ class Session:
         self.allow_undo = allow_undo
         self.hand_offset = hand_offset
         self.auto_draw = auto_draw
+        #: Write each finished match to the local profile (``canasta stats``).
+        self.profile = False
         self.bots: dict[int, Bot] = {s: make_bot(k) for s, k in enumerate(kinds)
                                      if s != human and k}
         #: Cards that came into the person's hand this turn (shown marked).
@@ -400,6 +402,20 @@ class Session:
         if not self.match.record.sheets:
             self.match.finish_hand()
             self.autosave()
+
+    def record_profile(self) -> str:
+        """With :attr:`profile`, once the match is won: add it to the local profile
+        (:mod:`canasta.cli.profile`); what to tell the person ("" when nothing is written)."""
+        if not self.profile or self.match.winner is None:
+            return ""
+        import canasta.cli.profile as profile
+
+        try:
+            where = profile.record(profile.entry_of(self.match, self.kinds, self.human))
+        except OSError as exc:
+            return t("stats.not_written", self.lang, reason=exc.strerror or str(exc))
+        self.profile = False  # once per match
+        return t("stats.written", self.lang, path=where)
 
     def next_hand(self) -> None:
         self.match.next_hand()

@@ -175,6 +175,8 @@ class TableApp(App[None]):
         self.bot_scheduled = False
         self.thinking = False
         self.quit_message = ""
+        #: What the profile of a finished match says (printed after the table closes).
+        self.profile_note = ""
         #: The hints shown in the menu's place until the next move (F4 / ``hint``).
         self.hints: Text | None = None
         #: Where the menu's moves are drawn, for clicks (:data:`table_view.MenuSpan`).
@@ -337,6 +339,7 @@ class TableApp(App[None]):
         self.waiting_result = False
         s = self.session
         if not go_on or s.match.winner is not None:
+            self.profile_note = s.record_profile()
             self.action_leave()
             return
         s.next_hand()
@@ -560,3 +563,5 @@ def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
     app.run()
     if app.quit_message:
         print(app.quit_message)
+    if app.profile_note:
+        print(app.profile_note)
