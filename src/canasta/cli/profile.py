@@ -158,7 +158,7 @@ def summarise(entries: Iterable[MatchEntry]) -> dict[str, dict[str, Summary]]:
 
 def _table(title: str, rows: dict[str, Summary], lang: str, name: Any) -> Table:
     tab = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    tab.add_column(t("stats.col.what", lang), no_wrap=True)
+    tab.add_column("", no_wrap=True)  # what the row counts: all, a variant, a level
     for key in ("matches", "won", "lost", "hands", "ours"):
         tab.add_column(t(f"stats.col.{key}", lang), justify="right", no_wrap=True)
     for key, s in sorted(rows.items(), key=lambda kv: -kv[1].matches):
