@@ -414,7 +414,8 @@ def test_help_opens_over_the_table_and_closes() -> None:
         await pilot.press("f6")
         await pilot.pause()
         text = "\n".join(shot(app, "table-pile"))
-        cards = " ".join(card_text(c) for c in s.view.pile)
+        # with suit symbols, as the rest of the table writes cards ("7♥", not "7h")
+        cards = " ".join(render.symbol_text(card_text(c)) for c in s.view.pile)
         assert f"Discard pile, bottom to top ({len(s.view.pile)} face up): {cards[:20]}" in text
 
     drive(app, (80, 24), script)

@@ -30,7 +30,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 import canasta.cli.explain as explain
 import canasta.cli.moves as moves
-from canasta.cli.render import CardStyle
+from canasta.cli.render import CardStyle, symbol_text
 from canasta.cli.session import Reply, Session
 from canasta.cli.table_view import (
     MenuSpan,
@@ -505,7 +505,7 @@ class TableApp(App[None]):
         """What taking the pile needs, and its face-up cards bottom to top."""
         s = self.session
         lines = explain.pile_lines(s.view, s.lang) + [""] + explain.pile_cards_lines(
-            s.view, s.lang)
+            s.view, s.lang, symbol_text if self.card_style.symbols else None)
         self.push_screen(TextScreen(Text("\n".join(lines))))
 
     def action_log(self) -> None:
