@@ -164,3 +164,24 @@ def test_ctrl_c_before_any_hand_says_nothing_is_saved(tmp_path: Path) -> None:
     assert code == 130
     assert "no hand was entered" in out
     assert not (tmp_path / "m.json").exists()
+
+
+def test_one_teams_line_of_a_hand_is_fixed_without_typing_the_hand_again(
+        tmp_path: Path) -> None:
+    """`fix 1 2` asks only team 2's line of hand 1 (the Js forgotten): team 1's line stays
+    as typed, and the match is scored again."""
+    sheet = tmp_path / "m.json"
+    hand_2 = ["", "0", "n", "4c", "4d", "", NAT_K, "", "0", "y", "n", "", "", ""]
+    team_2_again = ["Qs Qh Qd", "", "0", "", "4h 4d", ""]
+    lines = ["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "y", *hand_2,
+             "fix 1 2", *team_2_again, "n"]
+    result = cli(["score", "-i", "--sheet", str(sheet)], "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = result.stdout
+    assert "+830 = 830" in out and "+20 = 20" in out and "+670 = 690" in out
+    doc = json.loads(sheet.read_text("utf-8"))
+    assert [t["score_before"] for t in doc["hands"][1]["teams"]] == [830, 20]
+    bad = cli(["score", "-i", "--sheet", str(tmp_path / "b.json")],
+              "\n".join(["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "fix 1 3", "n"])
+              + "\n")
+    assert "there is no team 3" in bad.stdout

@@ -335,15 +335,19 @@ class Scorepad:
                 **doc}
         return hand_result_from_dict(full, "the table")
 
-    def hand(self, redo: int | None = None) -> None:
+    def hand(self, redo: int | None = None, team: int | None = None) -> None:
         """Ask one hand's table and score it; ``redo``: the index of a hand typed already,
-        entered again (the hands after it are scored again from the new totals)."""
+        entered again (the hands after it are scored again from the new totals); with
+        ``team``, only that team's line of it (the others stay as typed)."""
         number = len(self.hands) + 1 if redo is None else redo + 1
         self.console.rule(self.t("ui.hand_n", n=number)
                           + (" " + self.t("cli.pad.typed_again") if redo is not None else ""))
         if redo is not None:  # the prompts show the match score before that hand
             self.totals = self._totals_before(redo)
         teams: list[dict[str, Any] | None] = [None] * len(self.names)
+        if redo is not None and team is not None:
+            teams = [None if i == team else dict(part)
+                     for i, part in enumerate(self.results[redo]["teams"])]
         while True:
             for t in range(len(teams)):
                 if teams[t] is None:
@@ -430,12 +434,16 @@ class Scorepad:
                 return True
             if low in NO or low == self.t("cli.pad.n").lower():
                 return False
-            if len(words) == 2 and words[0].lower() == "fix" and words[1].isdigit():
+            if (len(words) in (2, 3) and words[0].lower() == "fix"
+                    and all(w.isdigit() for w in words[1:])):
                 k = int(words[1])
-                if 1 <= k <= len(self.hands):
-                    self.hand(redo=k - 1)
-                else:
+                side = int(words[2]) if len(words) == 3 else None
+                if not 1 <= k <= len(self.hands):
                     self.say_error(self.t("cli.pad.no_hand", n=k))
+                elif side is not None and not 1 <= side <= len(self.names):
+                    self.say_error(self.t("cli.pad.no_team", n=side))
+                else:  # `fix N T`: only team T's line of hand N
+                    self.hand(redo=k - 1, team=None if side is None else side - 1)
                 continue
             if len(words) >= 3 and words[0].lower() == "name" and words[1].isdigit():
                 k = int(words[1])
