@@ -30,7 +30,7 @@ from setuptools.command.build_ext import build_ext
 #: they keep accepting any sequence of cards, copying and pickling like any value).
 COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "generate",
             "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match",
-            "view", "features", "meldkey")
+            "view", "features", "meldkey", "wildlimit")
 
 
 def _remove_stray_extensions() -> None:

@@ -22,7 +22,7 @@ from canasta.core.actions import Action, AskPartner, Discard, Draw, EndHand, par
 from canasta.core.cards import JOKER, card_text, cards_of
 from canasta.core.events import Drew, action_of
 from canasta.core.state import IllegalActionError, Phase, View
-from canasta.formats.records import load_record
+from canasta.formats.records import check_record, load_record
 from canasta.i18n import describe_event
 from canasta.i18n.refusals import refusal_text
 
@@ -207,6 +207,7 @@ def test_save_quit_resume_goes_on_identically(tmp_path: Path) -> None:
     played = data["hands"][2]["actions"]
     assert played == [[s, t] for s, t in match.hands[2].actions[:len(played)]]
     assert sum(1 for s, _ in played if s == 0) == 6
+    assert check_record(data, str(save)) == []
 
 
 def test_a_match_is_played_to_its_winner(tmp_path: Path) -> None:
@@ -222,6 +223,7 @@ def test_a_match_is_played_to_its_winner(tmp_path: Path) -> None:
     data = json.loads(save.read_text("utf-8"))
     assert data["winner"] == match.winner and data["scores"] == match.scores
     assert len(data["hands"]) == len(starts)
+    assert check_record(data, str(save)) == []  # the saved match replays and checks
 
 
 class AskerBot:

@@ -262,3 +262,46 @@ def test_with_one_candidate_the_expert_answers_without_searching() -> None:
                 return
             state.apply(bots[state.actor].choose(view))
     pytest.fail("no position with one move besides asking the partner in 40 hands")
+
+
+def test_a_playout_is_valued_for_the_deciding_seat_whoever_moved_last() -> None:
+    """The leaf values the play-out's last state from the seat that decided (not from the
+    seat that happened to move last in the play-out): the value is that seat's side's."""
+    from canasta.bots.expert import Searcher
+
+    state = _midhand()
+    seen: list[int] = []
+
+    def leaf(s: State, seat: int) -> float:
+        seen.append(seat)
+        return evaluate(s, s.team_of[seat])
+
+    searcher = Searcher(GREEDY, depth=1, leaf=leaf)
+    me = state.actor
+    action = state.legal_actions()[0]
+    value = searcher.playout(state, action, state.team_of[me], 11, me)
+    assert seen == [me]
+    # The same play-out valued for the deciding team directly.
+    assert value == searcher.playout(state, action, state.team_of[me], 11)
+
+
+def test_the_first_hint_says_why_it_waits() -> None:
+    """Where the search finds a discard better than a meld, or a move better than going out,
+    the first suggestion says so with its lead in points; where it does not lead, nothing."""
+    from canasta.bots.expert import Arm
+    from canasta.bots.hints import _why_wait
+    from canasta.core.actions import Discard, Meld
+
+    view = _midhand().view(_midhand().actor)
+    hand = tuple(view.hand)
+    discard = Arm(Discard(hand[0]), values=[100.0, 120.0, 80.0])
+    meld = Arm(Meld(hand[:3]), values=[40.0, 60.0, 50.0])
+    reason = _why_wait(view, discard, [discard, meld])
+    assert reason == Reason("wait_meld", {"move": meld.action.text(), "points": "50"})
+    assert _why_wait(view, meld, [discard, meld]) is None  # a meld does not wait
+    worse = Arm(Discard(hand[1]), values=[10.0, 20.0, 30.0])
+    assert _why_wait(view, worse, [worse, meld]) is None  # it does not lead the meld
+    out = Arm(Meld(hand), values=[0.0, 50.0, 10.0])
+    reason = _why_wait(view, discard, [discard, meld, out])
+    assert reason is not None and reason.key == "wait_going_out"
+    assert reason.params["points"] == "80" and "{" not in reason.text("it")

@@ -247,7 +247,7 @@ def test_canastone_irregularities(name: str, points: int) -> None:
                  team(["9s 9d 9h"], hands=[["4h"], ["8s"]], penalties=[name, name]))
     rule = penalty_catalogue(preset("canastone"))[name]
     assert rule.points == points and "seed 000" in rule.source
-    assert items(b)[f"Penalty: {rule.description}"] == points
+    assert items(b)[f"Penalty: {rule.row}"] == points
     assert b["hand_total"] == 15 + 2 * points
 
 
@@ -459,7 +459,7 @@ def test_romanian_mistakes_and_penalties(name: str, points: int) -> None:
                  team(["9s 9d 9h"], hands=[["4h"], ["8s"]], penalties=[{"name": name}]))
     rule = penalty_catalogue(preset("romanian"))[name]
     assert rule.points == points and "seed 004" in rule.source
-    assert items(b)[f"Penalty: {rule.description}"] == points
+    assert items(b)[f"Penalty: {rule.row}"] == points
 
 
 def test_romanian_miscount() -> None:

@@ -27,7 +27,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with")
 pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
 
-from canasta.web.storage import Store  # noqa: E402
+from canasta.web.storage.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = ROOT / "test-artefacts" / "web"

@@ -257,7 +257,7 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
     from sqlalchemy import update
     from sqlalchemy.orm import Session
 
-    from canasta.web.storage import HandRow, Store
+    from canasta.web.storage.store import HandRow, Store
 
     created = table(server, ["human", "bot", "bot", "bot"])
     table_id, tok = created["table"], created["seats"][0]["token"]

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from canasta.cli import _register, app
-from canasta.web.limits import ServerLimits
+from canasta.web.protocol.limits import ServerLimits
 
 
 def test_serve_is_a_command_with_its_options(monkeypatch: Any) -> None:

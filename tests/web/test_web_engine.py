@@ -1,4 +1,4 @@
-"""No engine work on the server's event loop (canasta.web.engine): views and legal moves,
+"""No engine work on the server's event loop (canasta.web.play.engine): views and legal moves,
 moves, going-out plans, bots and hints run in worker threads with a time budget; a table
 whose engine call runs past it is paused (its seats told, in the catalogues' words) until the
 call returns, and every other table keeps answering meanwhile.
@@ -18,7 +18,7 @@ import pytest
 
 from canasta.core.state import State
 from canasta.i18n.catalogue import catalogue
-from canasta.web.game import Game
+from canasta.web.play.game import Game
 from conftest import create, view, wait_for
 
 #: Longest a planted call waits for the test to let it go (a failing test never hangs).

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_web_restart import essentials, essentials_of, reference
 
-from canasta.web.storage import Store
+from canasta.web.storage.store import Store
 from conftest import REDIS_URL, ServerProcess, pg_database, redis_reachable
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]

@@ -30,10 +30,11 @@ from hypothesis import strategies as st
 schemathesis = pytest.importorskip("schemathesis")
 
 from canasta.core.cards import NUM_CODES, card_text  # noqa: E402
-from canasta.web.errors import ERROR_STATUS  # noqa: E402
-from canasta.web.limits import ServerLimits  # noqa: E402
-from canasta.web.protocol import ACTION_TYPES, MESSAGE_TYPES  # noqa: E402
-from canasta.web.storage import Store  # noqa: E402
+from canasta.web.protocol.errors import ERROR_STATUS  # noqa: E402
+from canasta.web.protocol.fields import ACTION_TYPES  # noqa: E402
+from canasta.web.protocol.limits import ServerLimits  # noqa: E402
+from canasta.web.protocol.messages import MESSAGE_TYPES  # noqa: E402
+from canasta.web.storage.store import Store  # noqa: E402
 from conftest import BACKENDS, make_store  # noqa: E402
 
 EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "100"))

@@ -246,7 +246,7 @@ def test_every_preset_leaks_nothing(client: Any, variant: str) -> None:
 
 
 def test_the_check_catches_a_server_that_leaks(client: Any, monkeypatch: Any) -> None:
-    from canasta.web.game import Game
+    from canasta.web.play.game import Game
 
     honest = Game.view_json
 

@@ -21,7 +21,7 @@ from canasta.core.actions import parse_action
 from canasta.core.cards import parse_card
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
-from canasta.web.storage import Store
+from canasta.web.storage.store import Store
 from conftest import REDIS_URL, ServerProcess, make_store, pg_database, redis_reachable
 
 pytestmark = [pytest.mark.db, pytest.mark.slow]

@@ -23,7 +23,7 @@ from canasta.core.cards import parse_card
 from canasta.core.rules import load_preset
 from canasta.core.state import State
 from canasta.formats.records import check_record
-from canasta.web.storage import MIGRATIONS, Store
+from canasta.web.storage.store import MIGRATIONS, Store
 from conftest import BACKENDS, PG_URL, pg_reachable
 
 DATA = Path(__file__).with_name("data")

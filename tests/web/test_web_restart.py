@@ -21,7 +21,7 @@ from canasta.core.rules import load_preset
 from canasta.core.state import State
 from canasta.formats.records import check_record
 from canasta.i18n import describe_event
-from canasta.web.storage import Store
+from canasta.web.storage.store import Store
 from conftest import BACKENDS, ServerProcess, pg_database
 
 

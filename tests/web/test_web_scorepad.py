@@ -75,7 +75,7 @@ def test_a_preview_stores_nothing_and_the_last_hand_can_be_removed(client: Any) 
     assert client.get(f"/api/scorepads/{pad['id']}").json()["hands"] == []
     client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
     client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
-    assert client.delete(f"/api/scorepads/{pad['id']}/hands/0").status_code == 400
+    assert client.delete(f"/api/scorepads/{pad['id']}/hands/0").status_code == 409
     r = client.delete(f"/api/scorepads/{pad['id']}/hands/1")
     assert r.status_code == 200 and r.json()["scores"] == [805, -55]
 

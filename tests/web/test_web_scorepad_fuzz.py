@@ -92,8 +92,8 @@ def pad(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
     from starlette.testclient import TestClient
 
     from canasta.web.app import create_app
-    from canasta.web.limits import ServerLimits
-    from canasta.web.storage import Store
+    from canasta.web.protocol.limits import ServerLimits
+    from canasta.web.storage.store import Store
 
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('pad') / 'pads.sqlite3'}")
     limits = ServerLimits(seat_burst=10**9, seat_rate=10**9, create_burst=10**9,

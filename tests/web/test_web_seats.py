@@ -4,6 +4,7 @@ blocking the server, hints, and the house rule undo."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from canasta.bots import BOTS
 from canasta.core.cards import parse_card
 from canasta.core.state import View
 from canasta.i18n import catalogue
-from canasta.web.storage import Store
+from canasta.web.storage.store import Store
 from conftest import create, view, wait_for
 
 
@@ -116,34 +117,49 @@ def test_seats_default_to_a_medium_bot_and_levels_are_checked(client: Any) -> No
     assert all(f"ui.level_{lvl}" in names for lvl in client.get("/api/variants").json()["bots"])
 
 
-class SlowBot:
-    """A stand-in for the expert: thinks a second, then plays the first legal move."""
+class WaitingBot:
+    """A stand-in for the expert: says it started thinking, then thinks until it is let go,
+    and plays the first legal move."""
 
-    name = "slow"
+    name = "waiting"
+    started = threading.Event()
+    release = threading.Event()
 
     def __init__(self, seed: int | None = None) -> None:
         pass
 
     def choose(self, view: View) -> Any:
-        time.sleep(1.0)
+        WaitingBot.started.set()
+        if not WaitingBot.release.wait(30):
+            raise RuntimeError("the test never let the bot go")
         return view.legal_actions[0]
 
 
 def test_a_thinking_bot_blocks_neither_the_server_nor_its_table(client: Any) -> None:
-    BOTS["slow"] = SlowBot
+    BOTS["waiting"] = WaitingBot
+    WaitingBot.started.clear()
+    WaitingBot.release.clear()
     try:
-        created = create(client, ["human", "bot"])
+        created = create(client, ["human", "human"])
         table = created["table"]
-        t = client.manager.tables[table]
-        t.seats[1].level, t.seats[1].bot = "slow", SlowBot()
-        client.manager._kick(t)
-        time.sleep(0.2)  # the bot is thinking now
-        start = time.monotonic()
-        client.get("/api/variants")
-        view(client, table)
-        assert time.monotonic() - start < 0.5
+        actor = view(client, table)["view"]["actor"]
+        token = created["seats"][actor]["token"]
+        # the seat to act hands itself to the bot, which starts thinking at once
+        r = client.post(f"/api/tables/{table}/seats/{actor}/bot",
+                        json={"token": token, "level": "waiting"})
+        assert r.status_code == 200, r.text
+        assert WaitingBot.started.wait(20), "the bot never started thinking"
+        # the bot is thinking (it cannot return before it is let go): the server answers
+        assert client.get("/api/variants").status_code == 200
+        during = view(client, table)
+        assert during["view"]["actor"] == actor and not WaitingBot.release.is_set()
+        WaitingBot.release.set()
+        # and the bot's move lands once it is done thinking
+        wait_for(lambda: view(client, table)["version"] > during["version"],
+                 what="the bot's move")
     finally:
-        del BOTS["slow"]
+        WaitingBot.release.set()
+        del BOTS["waiting"]
 
 
 # -- hints -------------------------------------------------------------------------------------
@@ -232,6 +248,10 @@ def test_undo_takes_back_this_turns_melds_and_is_off_by_default(any_client: Any)
     seen = view(client, table)["view"]["log_entries"]  # a spectator
     assert seen[-1] == {"key": "event.took_back.other", "values": {"cards": cards},
                         "seat": back["you"]}
+    # the match's record, read from its state's events, lost the meld with the state
+    held = client.manager.tables[table].game.match
+    stored = [(seat, text) for _, _, seat, text in client.store.actions(table)]
+    assert stored[-1][1].startswith("meld ") and held.record.actions == stored[:-1]
     # the undone action stays in the database, marked, and is not replayed
     client.manager.tables.pop(table)
     again = view(client, table, tok)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import inspect
 
-from canasta.web.storage import (
+from canasta.web.storage.store import (
     Base,
     FinishedHand,
     HandData,
@@ -166,7 +166,7 @@ def test_one_process_at_a_time_holds_a_lease(store: Store) -> None:
 
     from sqlalchemy import update
 
-    from canasta.web.models import TableRow
+    from canasta.web.storage.models import TableRow
 
     for n in range(3):
         d = table_data(f"tbl000{n}")
@@ -196,7 +196,7 @@ def test_expired_tables_are_deleted(store: Store) -> None:
 
     from sqlalchemy import update
 
-    from canasta.web.models import TableRow
+    from canasta.web.storage.models import TableRow
 
     for n, status in enumerate(["over", "playing", "playing", "over"]):
         d = table_data(f"tbl000{n}")

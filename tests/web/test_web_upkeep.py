@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import update
 
-from canasta.web.models import TableRow
-from canasta.web.settings import TableSettings
+from canasta.web.play.settings import TableSettings
+from canasta.web.storage.models import TableRow
 from conftest import create, view, wait_for
 
 
@@ -23,7 +23,7 @@ def _my_turn(client: Any, table: str, tok: str, phase: str) -> dict[str, Any]:
 
 def test_a_turn_takes_at_most_the_cap_of_melds_then_only_moves_that_end_it(
         client: Any, monkeypatch: Any) -> None:
-    import canasta.web.service as service
+    import canasta.web.play.service as service
 
     monkeypatch.setattr(service, "MAX_TURN_ACTIONS", 1)  # the draw fills it
     created = create(client, ["human", "bot"])
@@ -149,7 +149,7 @@ def test_a_table_keeps_its_rules_when_its_preset_file_changes(sqlite_store: Any,
 
 
 def test_a_new_hand_that_cannot_be_stored_is_not_dealt(client: Any, monkeypatch: Any) -> None:
-    from canasta.web.storage import StorageError
+    from canasta.web.storage.store import StorageError
 
     created = create(client, ["human", "human"])
     table, toks = created["table"], [s["token"] for s in created["seats"]]

@@ -58,7 +58,7 @@ def _greedy(seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-def _easy(seed: int | None, careless: float = 0.3, miss: float = 0.3) -> Bot:
+def _easy(seed: int | None, careless: float = 0.45, miss: float = 0.4) -> Bot:
     from canasta.bots.levels import easy
 
     return easy(seed, careless=careless, miss=miss)
@@ -79,8 +79,8 @@ def _hard(seed: int | None) -> Bot:
 register_bot("random", RandomBot, "bot.random")
 register_bot("greedy", _greedy, "bot.greedy")
 register_bot("easy", _easy, "bot.easy", (
-    Param("careless", float, 0.3, 0.0, 1.0),
-    Param("miss", float, 0.3, 0.0, 1.0),
+    Param("careless", float, 0.45, 0.0, 1.0),
+    Param("miss", float, 0.4, 0.0, 1.0),
 ))
 register_bot("medium", _medium, "bot.medium")
 register_bot("hard", _hard, "bot.hard")

@@ -450,8 +450,8 @@ class Searcher:
         for _ in range(MAX_PLAYOUT_ACTIONS):
             if s.is_over or (self.depth and s.turn >= last):
                 break
-            seat = s.actor
-            move = bots[seat].choose(s.view(seat))
+            actor = s.actor
+            move = bots[actor].choose(s.view(actor))
             try:
                 s.apply(move)
             except IllegalActionError:

@@ -49,6 +49,9 @@ from canasta.core.actions import (
 from canasta.core.cards import POINTS, WILD_RANK, is_black_three, is_wild, rank_of
 from canasta.core.state import Phase, View
 
+#: Deuces are counted under rank 2 by the tracker (jokers under 0).
+WILD_RANK_INDEX = 2
+
 
 @dataclass(frozen=True)
 class Weights:
@@ -63,6 +66,10 @@ class Weights:
     take_wild: float = 25.0
     take_cost_wild: float = 30.0
     take_black_three: float = -4.0
+    #: What one card drawn from the stock is worth, given up when the pile is taken instead
+    #: (``draw_count`` less ``draw_with_pile`` of the rules); 0: the pile is compared with
+    #: nothing (``easy`` grabs small piles).
+    stock_card: float = 0.0
     # melding
     meld_card: float = 6.0
     meld_new: float = 4.0
@@ -101,6 +108,10 @@ class Features:
     #: going out timed by the score, and cards held back for the pile only far from the end.
     timing: bool = False
     partner: bool = False
+    #: the danger of a discard read from the rules of taking the pile (a frozen pile needs
+    #: more naturals or a canasta, an open one may be taken with a natural and a wild card),
+    #: not only from the pairs the next players may hold.
+    rules_danger: bool = False
     #: chance per decision of a careless discard (any card but a wild card) and of missing a
     #: meld the bot would make (``easy``'s human-like mistakes).
     careless: float = 0.0
@@ -190,7 +201,9 @@ class HeuristicBot(GreedyBot):
         best: Action | None = None
         best_score = 0.0
         if takes:
-            pile = self._pile_value(view)
+            rules = view.rules
+            given_up = rules.draw_count(view.players) - rules.turn.draw_with_pile
+            pile = self._pile_value(view) - w.stock_card * given_up
             for a in takes:
                 if not opened and not self._opening_feasible(view, a):
                     continue
@@ -403,7 +416,9 @@ class HeuristicBot(GreedyBot):
                     d = 1.0
             hand = view.hand_sizes[opp]
             tr = self._track
-            if tr is not None:
+            if self.f.rules_danger:
+                d = max(d, self._take_chance(view, opp, opp_team, rank, frozen, ctx))
+            elif tr is not None:
                 known = tr.held[opp][rank]
                 hidden_hand = hand - sum(tr.held[opp])
                 if known >= 2:
@@ -419,6 +434,59 @@ class HeuristicBot(GreedyBot):
                 d = max(d, pair_chance(unseen[rank], total, hand))
             danger = max(danger, d * factor)
         return danger
+
+    def _take_chance(self, view: View, opp: int, opp_team: int, rank: int, frozen: bool,
+                     ctx: dict[str, object]) -> float:
+        """The chance (0..1) that seat ``opp`` can take the pile with a discard of ``rank``,
+        by the rules of taking it (``rules.pile``): a frozen pile needs ``frozen_naturals``
+        naturals of the rank (or, where it may be taken only to complete a canasta, the
+        side's meld of the rank near its canasta), an open one ``unfrozen_naturals`` or a
+        natural and a wild card; the hand's cards are drawn from the unseen ones (with
+        tracking, less what the seat is known to hold and likely not to)."""
+        pile = view.rules.pile
+        unseen: list[int] = ctx["unseen"]  # type: ignore[assignment]
+        total: int = ctx["unseen_total"]  # type: ignore[assignment]
+        hand = view.hand_sizes[opp]
+        tr = self._track
+        known_nat = known_wild = 0
+        if tr is not None:
+            known_nat = tr.held[opp][rank]
+            known_wild = tr.held[opp][0] + tr.held[opp][WILD_RANK_INDEX]
+            hand -= sum(tr.held[opp])
+        if hand <= 0 or total <= 0:
+            p_card = 0.0
+        else:
+            p_card = min(1.0, hand / total)
+        q = 1.0 - p_card
+        u_nat = unseen[rank]
+        u_wild = unseen[0] + unseen[WILD_RANK_INDEX]
+        # naturals of the rank in the hand: P(0), P(1), P(2 or more)
+        nat0 = q ** u_nat if known_nat == 0 else 0.0
+        nat1 = (u_nat * p_card * q ** max(0, u_nat - 1) if known_nat == 0
+                else (q ** u_nat if known_nat == 1 else 0.0))
+        nat2 = max(0.0, 1.0 - nat0 - nat1)
+        wild = 1.0 if known_wild else 1.0 - q ** u_wild
+        if tr is not None and known_nat == 0 and (tr.discarded[opp][rank]
+                                                  or tr.declined[opp][rank]):
+            nat1 *= 0.5
+            nat2 *= 0.25
+        with_wild = nat1 * wild if pile.unfrozen_wild_may_substitute else 0.0
+        melds = view.melds[opp_team]
+        size = view.rules.melds.canasta_size
+        if frozen:
+            if pile.frozen_requires_canasta:
+                have = len(melds.get(rank, ()))
+                if have + 3 < size:
+                    return 0.0
+                return nat2 + with_wild
+            need = pile.frozen_naturals
+            if need <= 2:
+                return nat2
+            return nat2 * nat2  # three naturals: rarer than two (a rough square)
+        chance = nat2 + with_wild
+        if not view.opened[opp_team]:
+            chance *= 0.5  # the take must also open the side
+        return min(1.0, chance)
 
     def _discard_value(self, view: View, card: int, ctx: dict[str, object]) -> float:
         w = self.w

@@ -9,8 +9,10 @@ over the sampled deals, negative for one it finds worse (less the expert's
 ``DEFAULT_CONFIDENCE`` standard errors, see :class:`Suggestion`). Reasons are :class:`Reason`
 values, rendered by the front ends through the message catalogues (``hint.reason.<key>``,
 :mod:`canasta.i18n`); they say what a move does (takes a pile of so many points, freezes the
-pile, completes a canasta, opens, goes out, discards a card the next opponent has shown, ...),
-never why the search preferred it.
+pile, completes a canasta, opens, goes out, discards a card the next opponent has shown, ...)
+and, for the first suggestion, why to wait where the search found waiting better: when it is
+not going out though a searched move goes out (``wait_going_out``), or discards or draws
+though a searched move melds (``wait_meld``), by how many points over the sampled deals.
 
 Only the View is read: the search deals the unseen cards with ``view.sample_state``.
 """
@@ -132,6 +134,10 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
             reasons = (*reasons, Reason("estimate", {
                 "value": f"{mean:+.0f}", "error": f"{se:.0f}" if math.isfinite(se) else "?",
                 "deals": len(arm.values)}))
+        if arm is ranked[0]:
+            wait = _why_wait(view, arm, played)
+            if wait is not None:
+                reasons = (*reasons, wait)
         out.append(Suggestion(arm.action, value, reasons))
     if len(out) < n:
         # Moves the search did not look at, in the engine's order (value unknown: 0).
@@ -142,6 +148,47 @@ def suggest(view: View, n: int = 3, budget: float = DEFAULT_BUDGET, *, policy: P
             if action not in shown:
                 out.append(Suggestion(action, 0.0, reasons_for(view, action)))
     return out
+
+
+def _goes_out(view: View, action: Action) -> bool:
+    """Does ``action`` play the last cards of the hand?"""
+    if isinstance(action, (Meld, LayOff)):
+        return len(action.cards) >= len(view.hand)
+    return isinstance(action, Discard) and len(view.hand) == 1
+
+
+def _lead(a: Arm, b: Arm) -> float:
+    """Mean of ``a`` less ``b`` over the deals both played (a prefix: arms are only ever
+    dropped)."""
+    n = min(len(a.values), len(b.values))
+    return sum(a.values[i] - b.values[i] for i in range(n)) / n if n else 0.0
+
+
+def _why_wait(view: View, top: Arm, searched: list[Arm]) -> Reason | None:
+    """Why the first suggestion waits (module docstring), or None: it does not go out
+    though a searched move does, or it discards or draws though a searched move melds; by
+    its lead over the best such move, in points (only where it leads)."""
+    if not top.values or _goes_out(view, top.action):
+        return None
+    others = [a for a in searched if a is not top and a.values]
+    out = [a for a in others if _goes_out(view, a.action)]
+    if out:
+        best = max(out, key=lambda a: _lead(a, top))
+        lead = _lead(top, best)
+        if lead > 0:
+            return Reason("wait_going_out", {"move": best.action.text(),
+                                              "points": f"{lead:.0f}"})
+        return None
+    if not isinstance(top.action, (Discard, Draw)):
+        return None
+    melds = [a for a in others if isinstance(a.action, (Meld, LayOff))]
+    if not melds:
+        return None
+    best = max(melds, key=lambda a: _lead(a, top))
+    lead = _lead(top, best)
+    if lead <= 0:
+        return None
+    return Reason("wait_meld", {"move": best.action.text(), "points": f"{lead:.0f}"})
 
 
 def _value(arm: Arm) -> float:

@@ -3,13 +3,15 @@ each, with the terms and weights of its level (docs/bots.md describes them and t
 strength).
 
 * ``easy``: the heuristic without discard safety or freezing, with human-like mistakes: a
-  seeded chance of a careless discard (``careless``) and of missing a meld (``miss``);
-* ``medium``: the full heuristic of the module :mod:`canasta.bots.heuristic` with its default
-  weights: opening, pile value, canasta building, holding wild cards, freezing, black-three
-  stops, discard safety from the melds on the table, going out when it may;
+  seeded chance of a careless discard (``careless``) and of missing a meld (``miss``), and a
+  pile taken whenever it looks worth anything (no stock card weighed against it);
+* ``medium``: the full heuristic of the module :mod:`canasta.bots.heuristic`: opening, pile
+  value against the stock cards a take gives up, canasta building, holding wild cards,
+  freezing, black-three stops, discard safety from the melds on the table, going out when it
+  may (:data:`MEDIUM_WEIGHTS`);
 * ``hard``: adds card tracking (:mod:`canasta.bots.tracking`), partner play and going-out
-  timing against the match score, with the weights tuned by ``canasta.sim.tune`` and shipped
-  in ``hard_weights.json`` next to this module.
+  timing against the match score, with weights per preset from ``hard_weights.json`` next
+  to this module (:func:`hard_weights`).
 """
 
 from __future__ import annotations
@@ -20,29 +22,59 @@ from dataclasses import fields
 from importlib import resources
 
 from canasta.bots.heuristic import Features, HeuristicBot, Weights
+from canasta.core.actions import Action
+from canasta.core.state import View
 
-#: The tuned weights of ``hard`` (written by ``python -m canasta.sim.tune --write``).
+#: The weights of ``hard``, per preset (see :func:`hard_weights`).
 HARD_WEIGHTS_FILE = "hard_weights.json"
+
+#: ``medium``'s weights: the defaults, with a stock card valued at 12 (a take then scores as
+#: the defaults' where it gives up one stock card, and less in two-player international,
+#: where it gives up two).
+MEDIUM_WEIGHTS = Weights(stock_card=12.0, take_base=22.0)
+
+
+def _weights(data: dict[str, object]) -> Weights:
+    known = {f.name for f in fields(Weights)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{HARD_WEIGHTS_FILE}: unknown weights {', '.join(unknown)}")
+    return Weights(**{k: float(v) for k, v in data.items()})  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=1)
-def hard_weights() -> Weights:
-    """``hard``'s weights: :class:`Weights` with the values of ``hard_weights.json`` (a JSON
-    object ``{"weights": {name: number}}``; names not there keep their default).
+def hard_weights() -> tuple[Weights, dict[str, Weights]]:
+    """``hard``'s weights: the default set and the sets of the presets that have their own,
+    by preset name (``Rules.name``), from ``hard_weights.json``: a JSON object
+    ``{"weights": {name: number}, "presets": {preset: {"weights": {name: number}}}}``;
+    names not there keep the default of :class:`Weights`.
 
     Raises:
         ValueError: the file names a weight :class:`Weights` does not have.
     """
     text = resources.files("canasta.bots").joinpath(HARD_WEIGHTS_FILE).read_text("utf-8")
-    data = json.loads(text)["weights"]
-    known = {f.name for f in fields(Weights)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"{HARD_WEIGHTS_FILE}: unknown weights {', '.join(unknown)}")
-    return Weights(**{k: float(v) for k, v in data.items()})
+    doc = json.loads(text)
+    presets = {name: _weights(entry["weights"])
+               for name, entry in doc.get("presets", {}).items()}
+    return _weights(doc["weights"]), presets
 
 
-def easy(seed: int | None = None, careless: float = 0.3, miss: float = 0.3) -> HeuristicBot:
+class LevelBot(HeuristicBot):
+    """A :class:`HeuristicBot` whose weights depend on the preset of the hand it plays
+    (``view.rules.name``), read at every decision."""
+
+    def __init__(self, seed: int | None, default: Weights, by_preset: dict[str, Weights],
+                 features: Features, name: str) -> None:
+        super().__init__(seed, default, features, name=name)
+        self._default = default
+        self._by_preset = by_preset
+
+    def choose(self, view: View) -> Action:
+        self.w = self._by_preset.get(view.rules.name, self._default)
+        return super().choose(view)
+
+
+def easy(seed: int | None = None, careless: float = 0.45, miss: float = 0.4) -> HeuristicBot:
     """The ``easy`` level (see the module docstring); ``careless`` and ``miss`` are the
     chances, per decision, of a careless discard and of a missed meld."""
     features = Features(safety=False, freeze=False, careless=careless, miss_meld=miss)
@@ -51,11 +83,14 @@ def easy(seed: int | None = None, careless: float = 0.3, miss: float = 0.3) -> H
 
 def medium(seed: int | None = None) -> HeuristicBot:
     """The ``medium`` level (see the module docstring)."""
-    return HeuristicBot(seed, Weights(), Features(), name="medium")
+    return HeuristicBot(seed, MEDIUM_WEIGHTS, Features(), name="medium")
 
 
 def hard(seed: int | None = None, weights: Weights | None = None) -> HeuristicBot:
     """The ``hard`` level (see the module docstring); ``weights`` replaces the shipped ones
-    (the tuning script tries its candidates so)."""
+    on every preset (the tuning script tries its candidates so)."""
     features = Features(tracking=True, timing=True, partner=True)
-    return HeuristicBot(seed, weights or hard_weights(), features, name="hard")
+    if weights is not None:
+        return HeuristicBot(seed, weights, features, name="hard")
+    default, by_preset = hard_weights()
+    return LevelBot(seed, default, by_preset, features, name="hard")

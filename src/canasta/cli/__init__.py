@@ -41,6 +41,7 @@ def _register() -> None:
         play,
         profile,
         replay,
+        review,
         rules_cmd,
         score,
         serve,
@@ -48,8 +49,8 @@ def _register() -> None:
         tournament,
     )
 
-    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, serve, hint,
-                   profile):
+    for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, review, serve,
+                   hint, profile):
         module.register(app)
 
 

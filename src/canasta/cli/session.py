@@ -21,7 +21,7 @@ from typing import Any
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
 from canasta.cli.render import symbol_text, team_names
-from canasta.core.actions import Action, Draw, parse_action
+from canasta.core.actions import Action, Draw
 from canasta.core.cards import card_text, sort_key
 from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
 from canasta.core.match import Match
@@ -206,7 +206,7 @@ class Session:
         seed = self.match.seed
         if seed is None:
             return self.bots[seat]
-        place = decision_seed(seed, seat, len(self.match.hands), len(self.match.record.actions))
+        place = decision_seed(seed, seat, len(self.match.hands), len(self.match.record.played))
         return make_bot(self.kinds[seat], place)
 
     def decide_bot(self) -> tuple[Action, str | None]:
@@ -342,7 +342,7 @@ class Session:
         if not since:
             return Reply("info", [t("play.undo.nothing", self.lang)])
         self.autosave()
-        taken = ", ".join(moves.short_text(parse_action(text)) for _, text in since)
+        taken = ", ".join(moves.short_text(action) for _, action in since)
         return Reply("info", [t("play.undo.done", self.lang, moves=taken)])
 
     def why(self) -> Reply:

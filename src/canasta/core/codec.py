@@ -37,6 +37,7 @@ from canasta.core.actions import (
 from canasta.core.cards import BLACK_THREES, JOKER, NUM_CODES, RED_THREES, WILD_RANK, rank_of
 from canasta.core.legality import IllegalActionError, verify
 from canasta.core.rules import Rules
+from canasta.core.wildlimit import ratio_code, wild_cap
 
 if TYPE_CHECKING:
     from canasta.core.state import State
@@ -94,10 +95,11 @@ class ActionCodec:
         ranks: list[tuple[int, int]] = [(r, nat_max) for r in _RANKS]
         if mr.black_three_meld_going_out or mr.black_threes_out_of_play:
             ranks.append((_BLACK3_RANK, packs * 2))
+        ratio = ratio_code(mr.wild_ratio)
         for rank, most in ranks:
             for k in range(1, most + 1):
                 for j, d in self._pairs:
-                    if _ratio_ok(mr.wild_ratio, k, j + d):
+                    if j + d <= wild_cap(mr.max_wilds, ratio, k):
                         keys.append(("meld", rank, k, j, d))
         for rank, most in ranks:
             for k in range(most + 1):
@@ -300,16 +302,6 @@ class ActionCodec:
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.rules.name} {self.players} players: {self.size} ids>"
-
-
-def _ratio_ok(ratio: str, naturals: int, wilds: int) -> bool:
-    """Can a new meld of ``naturals`` and ``wilds`` meet ``melds.wild_ratio`` (seed 000:
-    "ma non mai in numero pari o superiore a quello delle carte naturali")?"""
-    if ratio == "lt":
-        return wilds < naturals
-    if ratio == "le":
-        return wilds <= naturals
-    return True
 
 
 def _int(value: object) -> int:

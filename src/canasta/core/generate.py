@@ -36,6 +36,7 @@ from canasta.core.cards import JOKER, NATURAL_RANKS, NUM_CODES, WILD_RANK
 from canasta.core.data import HandData
 from canasta.core.melds import IS_WILD
 from canasta.core.rules import MeldRules
+from canasta.core.wildlimit import ratio_code, wild_limit_broken
 
 SURE = 0
 NO = 1
@@ -62,12 +63,8 @@ def shape_ok(mr: MeldRules, rank: int, total: int, wilds: int, added_wilds: int,
             return True
         if not mr.black_three_meld_wilds or total >= mr.canasta_size:
             return False
-    naturals = total - wilds
-    if naturals < mr.min_naturals or wilds > mr.max_wilds:
-        return False
-    if mr.wild_ratio == "lt" and wilds >= naturals:
-        return False
-    if mr.wild_ratio == "le" and wilds > naturals:
+    if wild_limit_broken(mr.min_naturals, mr.max_wilds, ratio_code(mr.wild_ratio),
+                         total - wilds, wilds):
         return False
     if added_wilds and not mr.wilds_on_completed_canasta and before >= mr.canasta_size:
         return False
@@ -174,8 +171,7 @@ class _Turn:
         self.min_naturals: int = mr.min_naturals
         self.max_wilds: int = mr.max_wilds
         self.canasta_size: int = mr.canasta_size
-        #: melds.wild_ratio: 0 any, 1 "lt" (fewer wild cards than naturals), 2 "le"
-        self.ratio: int = 1 if mr.wild_ratio == "lt" else 2 if mr.wild_ratio == "le" else 0
+        self.ratio: int = ratio_code(mr.wild_ratio)  # wildlimit.RATIO_*
         self.wild_melds: bool = mr.wild_melds
         self.black_wilds: bool = mr.black_three_meld_wilds
         self.wilds_on_completed: bool = mr.wilds_on_completed_canasta
@@ -205,12 +201,7 @@ def _shape(t: _Turn, key: int, total: int, wilds: int, added_wilds: int, before:
             return True
         if not t.black_wilds or total >= t.canasta_size:
             return False
-    naturals = total - wilds
-    if naturals < t.min_naturals or wilds > t.max_wilds:
-        return False
-    if t.ratio == 1 and wilds >= naturals:
-        return False
-    if t.ratio == 2 and wilds > naturals:
+    if wild_limit_broken(t.min_naturals, t.max_wilds, t.ratio, total - wilds, wilds):
         return False
     if added_wilds and not t.wilds_on_completed and before >= t.canasta_size:
         return False

@@ -1,5 +1,6 @@
 """The refusal of an illegal action: :class:`IllegalActionError`, raised by every check of
-:mod:`canasta.core.legality` (and the modules it draws on) with the rule it breaks."""
+:mod:`canasta.core.legality` (and the modules it draws on) with the rule it breaks; and
+:func:`not_an_action`, the ``TypeError`` for a value that is no action at all."""
 
 from __future__ import annotations
 
@@ -26,3 +27,10 @@ class IllegalActionError(ValueError):
 
 def fail(rule: str, message: str, values: Mapping[str, object] | None = None) -> None:
     raise IllegalActionError(rule, message, values)
+
+
+def not_an_action(value: object) -> TypeError:
+    """The error for a value given as an action that is neither an action
+    (:mod:`canasta.core.actions`) nor its text; raised before anything changes."""
+    return TypeError(f"expected an action (canasta.core.actions) or its text, got "
+                     f"{type(value).__name__} {value!r:.60}")

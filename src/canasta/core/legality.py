@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from canasta.core import generate, goingout, opening, transitions
 from canasta.core.actions import (
+    ACTION_TYPES,
     Action,
     Answer,
     AskPartner,
@@ -41,7 +42,7 @@ from canasta.core.cards import (
 from canasta.core.data import HandData, Phase
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
-from canasta.core.illegal import fail
+from canasta.core.illegal import fail, not_an_action
 from canasta.core.melds import (
     BLACK3,
     IS_WILD,
@@ -127,6 +128,8 @@ def verify(s: HandData, action: Action) -> None:
         fail("hand over", "the hand is over")
     if s.phase is Phase.ANSWER:
         if not isinstance(action, Answer):
+            if not isinstance(action, ACTION_TYPES):
+                raise not_an_action(action)
             fail("going_out.ask_partner",
                        f"seat {s.actor} must answer the partner's question first",
                  {"case": "must_answer"})
@@ -150,6 +153,8 @@ def verify(s: HandData, action: Action) -> None:
             if err2:
                 raise err2
             return
+        if not isinstance(action, ACTION_TYPES):
+            raise not_an_action(action)
         fail("turn order", "first draw from the stock or take the discard pile",
              {"case": "draw_first"})
     # PLAY
@@ -181,6 +186,8 @@ def verify(s: HandData, action: Action) -> None:
         if s.took_pile and s.lookahead and not take_stranded(s):
             fail("retract after a take",
                  "taking the pile cannot be undone: complete your opening")
+    elif not isinstance(action, ACTION_TYPES):
+        raise not_an_action(action)
 
 
 def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:

@@ -2,14 +2,15 @@
 
 The match keeps the team scores (which set each hand's opening minimum), rotates the deal
 (seed 003: "La distribuzione ruota in senso orario dopo ogni mano") and records every hand:
-its deck order, dealer, actions and score sheets, so that a record can be replayed exactly.
+its deck order, dealer and score sheets, and its state, whose events are the hand's one
+history. A hand's actions are read from those events, so a record holds every move however it
+was made (``Match.apply`` or ``match.state.apply``) and replays exactly.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from canasta.core.actions import Action, parse_action
@@ -20,19 +21,78 @@ from canasta.core.scoring import ScoreSheet
 from canasta.core.state import MisdealError, State
 
 
-@dataclass
 class HandRecord:
-    """One finished (or current) hand: what is needed to replay it and its result."""
+    """One finished (or current) hand: how it began, what was played and its result.
 
-    dealer: int
-    deck: tuple[int, ...]
-    scores_before: tuple[int, ...]
-    actions: list[tuple[int, str]] = field(default_factory=list)
-    sheets: list[ScoreSheet] = field(default_factory=list)
-    end_reason: str = ""
-    #: The position the hand started from (a position document, canasta.formats.position)
-    #: when it was not dealt from ``deck`` (``canasta play --from``); ``actions`` follow it.
-    start: dict[str, Any] | None = None
+    ``state`` is the hand as played (the match's current state for the hand in play); its
+    events are the record, and ``played`` and ``actions`` are read from them: the actions
+    since the hand began (``first``: how many the state held then, the history of a start
+    position). A hand taken as stored without being replayed (the finished hands given to
+    :meth:`Match.resume`) has no state and holds the ``actions`` it was given.
+
+    Args:
+        dealer: the dealer's seat.
+        deck: the deck order the hand was dealt from, top card first (empty: not dealt).
+        scores_before: each team's match score before the hand.
+        actions: ``(seat, action text)`` of a hand without a state (ignored with one).
+        sheets: the score sheets, once the match scored the hand.
+        end_reason: how it ended (an :class:`~canasta.core.events.EndReason`'s text).
+        start: the position the hand started from (a position document,
+            canasta.formats.position) when it was not dealt from ``deck`` (``canasta play
+            --from``); ``actions`` follow it.
+        state: the hand's state (its events are the record).
+        first: actions of ``state`` played before the hand's record begins.
+    """
+
+    __slots__ = ("dealer", "deck", "scores_before", "sheets", "end_reason", "start", "state",
+                 "first", "_stored")
+
+    def __init__(self, dealer: int, deck: tuple[int, ...], scores_before: tuple[int, ...],
+                 actions: Sequence[tuple[int, str]] | None = None,
+                 sheets: Sequence[ScoreSheet] | None = None, end_reason: str = "",
+                 start: dict[str, Any] | None = None, *, state: State | None = None,
+                 first: int = 0) -> None:
+        self.dealer = dealer
+        self.deck = deck
+        self.scores_before = scores_before
+        self.sheets: list[ScoreSheet] = list(sheets) if sheets is not None else []
+        self.end_reason = end_reason
+        self.start = start
+        self.state = state
+        self.first = first
+        self._stored: tuple[tuple[int, str], ...] = tuple(actions) if actions else ()
+
+    @property
+    def played(self) -> list[tuple[int, Action]]:
+        """The actions of the hand, oldest first, as ``(seat, action)``: from the state's
+        events (a new list each time).
+
+        Raises:
+            ActionParseError: a stored text (a hand without a state) does not read.
+        """
+        state = self.state
+        if state is None:
+            return [(seat, parse_action(text)) for seat, text in self._stored]
+        return state.actions[self.first:]
+
+    @property
+    def actions(self) -> list[tuple[int, str]]:
+        """The actions of the hand as ``(seat, action text)`` (the record's form; a new list
+        each time)."""
+        if self.state is None:
+            return list(self._stored)
+        return [(seat, action.text()) for seat, action in self.played]
+
+    def copy(self) -> HandRecord:
+        """A copy sharing the state (a hand's state is replaced, never changed, once the
+        match moves on) with its own list of sheets."""
+        return HandRecord(self.dealer, self.deck, self.scores_before, self._stored,
+                          self.sheets, self.end_reason, self.start, state=self.state,
+                          first=self.first)
+
+    def __repr__(self) -> str:
+        return (f"HandRecord(dealer={self.dealer}, actions={len(self.actions)}, "
+                f"sheets={len(self.sheets)}, end_reason={self.end_reason!r})")
 
 
 #: Most deals tried for one hand before :class:`MisdealError` is raised.
@@ -63,7 +123,21 @@ class Match:
         # from its record deals the same next hand without replaying any generator state.
         self.seed = seed if seed is not None else random.randrange(2**63)
         self.winner: int | None = None
-        self.state: State = self._deal()
+        self._state: State = self._deal()
+
+    @property
+    def state(self) -> State:
+        """The hand in play (the last hand's ``state``). Play on it directly
+        (``match.state.apply``) or through :meth:`apply`: the record reads its events either
+        way. Setting it (an undo putting a copy back, a record read from a position) sets the
+        current hand's state too."""
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self._state = state
+        if self.hands:
+            self.hands[-1].state = state
 
     @classmethod
     def resume(cls, rules: Rules, players: int, hands: Sequence[HandRecord], *, seed: int,
@@ -72,7 +146,8 @@ class Match:
 
         Every hand but the last is taken as recorded (its ``sheets`` give the match scores;
         its actions are not replayed); the last is dealt from its ``deck`` with its dealer
-        and ``scores_before``, and its ``actions`` applied; when they end it, it is scored.
+        and ``scores_before``, and its actions (``played``: its state's, or the stored ones)
+        applied; when they end it, it is scored.
         The next hand is dealt from ``seed`` like any match's (:meth:`next_hand`), so a match
         stored by a server and resumed deals as if it had never stopped.
 
@@ -90,13 +165,12 @@ class Match:
         # the constructor deals a hand of its own, replaced below (a deal costs little and
         # keeps a single way of building a match, compiled or not)
         match = cls(rules, players, seed=seed, team_size=team_size, first_dealer=last.dealer)
-        match.hands = [replace(rec, actions=list(rec.actions), sheets=list(rec.sheets))
-                       for rec in hands[:-1]]
+        match.hands = [rec.copy() for rec in hands[:-1]]
         match.scores = list(last.scores_before)
         match.dealer = last.dealer % players
         match.state = match._deal(last.deck)
-        for _seat, text in last.actions:
-            match.apply(text)
+        for _seat, action in last.played:
+            match.state.apply(action)
         if match.state.is_over:
             match.finish_hand()
         return match
@@ -113,7 +187,8 @@ class Match:
                 if deck is not None:
                     raise
                 continue
-            self.hands.append(HandRecord(self.dealer, state.deck, tuple(self.scores)))
+            self.hands.append(HandRecord(self.dealer, state.deck, tuple(self.scores),
+                                         state=state))
             return state
         raise MisdealError(f"{MAX_REDEALS} misdeals in a row [deal.redeal_after_wild_upcards]")
 
@@ -133,19 +208,15 @@ class Match:
         return self.hands[-1]
 
     def apply(self, action: Action | str) -> Event:
-        """Apply an action (or its text) to the current hand and record it; returns its event
-        (:meth:`State.apply <canasta.core.state.State.apply>`).
+        """Apply an action (or its text) to the current hand; returns its event. The same
+        as ``match.state.apply(action)`` (:meth:`State.apply
+        <canasta.core.state.State.apply>`): the record reads the state's events.
 
         Raises:
             IllegalActionError: the action is illegal (nothing changes).
             ActionParseError: the text is malformed.
         """
-        if isinstance(action, str):
-            action = parse_action(action)
-        seat = self.state.actor
-        event = self.state.apply(action)
-        self.record.actions.append((seat, action.text()))
-        return event
+        return self._state.apply(action)
 
     def finish_hand(self) -> list[ScoreSheet]:
         """Score the finished hand, add it to the match and decide the winner.
@@ -153,7 +224,7 @@ class Match:
         Raises:
             ValueError: the current hand is not over.
         """
-        state = self.state
+        state = self._state
         sheets = state.score()
         rec = self.record
         rec.sheets = sheets

@@ -10,6 +10,7 @@ from canasta.core.cards import JOKER, WILD_RANK
 from canasta.core.data import HandData
 from canasta.core.illegal import IllegalActionError
 from canasta.core.melds import DEUCES, IS_WILD, SEQUENCE_KEY
+from canasta.core.wildlimit import MAX_WILDS, MIN_NATURALS, ratio_code, wild_limit_broken
 
 
 def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int],
@@ -47,19 +48,20 @@ def meld_error(s: HandData, rank: int, cards: Sequence[int], added: Sequence[int
         if len(cards) >= mr.canasta_size:
             return IllegalActionError("melds.black_three_meld_wilds",
                                       "a mixed canasta of black threes is never allowed")
-    if naturals < mr.min_naturals:
+    broken = wild_limit_broken(mr.min_naturals, mr.max_wilds, ratio_code(mr.wild_ratio),
+                               naturals, wilds)
+    if broken == MIN_NATURALS:
         return IllegalActionError("melds.min_naturals",
                                   f"a meld needs at least {mr.min_naturals} natural cards",
                                   {"min_naturals": mr.min_naturals})
-    if wilds > mr.max_wilds:
+    if broken == MAX_WILDS:
         return IllegalActionError("melds.max_wilds",
                                   f"a meld may hold at most {mr.max_wilds} wild cards",
                                   {"max_wilds": mr.max_wilds})
-    if mr.wild_ratio == "lt" and wilds >= naturals:
+    if broken:
         return IllegalActionError("melds.wild_ratio",
-                                  "wild cards must be fewer than natural cards")
-    if mr.wild_ratio == "le" and wilds > naturals:
-        return IllegalActionError("melds.wild_ratio",
+                                  "wild cards must be fewer than natural cards"
+                                  if mr.wild_ratio == "lt" else
                                   "wild cards may not outnumber natural cards")
     added_wilds = any(IS_WILD[c] for c in added)
     if added_wilds and not mr.wilds_on_completed_canasta:

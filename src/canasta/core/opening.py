@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from canasta.core.cards import JOKER, POINTS, WILD_RANK
 from canasta.core.melds import DEUCES, IS_WILD
 from canasta.core.rules import CANASTA_ONLY, Rules
+from canasta.core.wildlimit import ratio_code, wild_cap
 
 #: What :func:`reach` returns when another rule opens whatever the points (a canasta with
 #: ``opening.canasta_always_opens``, a sequence canasta too; a wild meld with
@@ -26,12 +27,7 @@ NATURAL_RANKS = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4)
 def _cap(rules: Rules, naturals: int, wilds: int) -> int:
     """Wild cards a meld of ``naturals`` and ``wilds`` may still take."""
     mr = rules.melds
-    cap = mr.max_wilds - wilds
-    if mr.wild_ratio == "lt":
-        cap = min(cap, naturals - 1 - wilds)
-    elif mr.wild_ratio == "le":
-        cap = min(cap, naturals - wilds)
-    return max(cap, 0)
+    return max(wild_cap(mr.max_wilds, ratio_code(mr.wild_ratio), naturals) - wilds, 0)
 
 
 def naturals_only(rules: Rules, score: int) -> bool:

@@ -38,16 +38,19 @@ from canasta.core.actions import (
     AskPartner,
     Discard,
     Draw,
+    EndHand,
     LayOff,
     Meld,
     Retract,
     TakePile,
+    parse_action,
 )
 from canasta.core.cards import make_deck
 from canasta.core.data import HandData
 from canasta.core.data import MisdealError as MisdealError
 from canasta.core.data import Phase as Phase
 from canasta.core.events import Event
+from canasta.core.illegal import not_an_action
 from canasta.core.legality import IllegalActionError as IllegalActionError
 from canasta.core.melds import RED3, meld_key
 from canasta.core.melds import SEQUENCE_KEY as SEQUENCE_KEY
@@ -193,20 +196,33 @@ class State(HandData):
         """
         return LegalActions(self, legality.legal_actions(self))
 
-    def verify(self, action: Action) -> None:
-        """Raise when ``action`` is not legal now for the seat to act; never changes the state.
+    def verify(self, action: Action | str) -> None:
+        """Raise when ``action`` (an action, or its text as :func:`parse_action
+        <canasta.core.actions.parse_action>` reads it) is not legal now for the seat to act;
+        never changes the state.
 
         Raises:
+            ActionParseError: the text does not read (the message says what is wrong in it).
+            TypeError: ``action`` is neither an action nor a string.
             IllegalActionError: ``.rule`` names the rule broken (a ``Rules`` field path such as
                 ``melds.min_cards``, or a named rule of the game such as ``turn order``),
                 ``.values`` what broke it (for message catalogues), ``.reason`` an English
                 sentence.
         """
+        if isinstance(action, str):
+            action = parse_action(action)
         legality.verify(self, action)
 
-    def can(self, action: Action) -> bool:
-        """Is ``action`` legal now for the seat to act? Agrees with ``verify`` and with
-        ``action in self.legal_actions()``."""
+    def can(self, action: Action | str) -> bool:
+        """Is ``action`` (or its text) legal now for the seat to act? Agrees with ``verify``
+        and with ``action in self.legal_actions()``.
+
+        Raises:
+            ActionParseError, TypeError: as :meth:`verify` (text that does not read is no
+            action at all).
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
         try:
             legality.verify(self, action)
         except IllegalActionError:
@@ -214,8 +230,10 @@ class State(HandData):
         return True
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, action: Action) -> Event:
-        """Apply ``action`` for the seat to act and return its event.
+    def apply(self, action: Action | str) -> Event:
+        """Apply ``action`` for the seat to act and return its event; ``action`` may be its
+        text (``state.apply("meld 9s 9d JK")``, read by :func:`parse_action
+        <canasta.core.actions.parse_action>`, as python-chess's ``push_uci``).
 
         The event is the action's own (:mod:`canasta.core.events`: ``Drew``, ``TookPile``,
         ``Melded``, ...); what it set off (an opening completed, red threes laid out, the end
@@ -223,8 +241,13 @@ class State(HandData):
 
         Raises:
             IllegalActionError: the action breaks a rule (named in ``.rule``); the state is
-            unchanged.
+                unchanged.
+            ActionParseError: the text does not read (the message says what is wrong in it);
+                the state is unchanged.
+            TypeError: ``action`` is neither an action nor a string; the state is unchanged.
         """
+        if isinstance(action, str):
+            action = parse_action(action)
         legality.verify(self, action)
         seat = self.actor
         event: Event
@@ -254,8 +277,10 @@ class State(HandData):
             event = transitions.answer(self, seat, action, action.yes)
         elif isinstance(action, Retract):
             event = transitions.retract(self, seat, action)
-        else:
+        elif isinstance(action, EndHand):
             event = transitions.end(self, "stock_exhausted", seat, action)
+        else:  # verify lets no other value through; kept so that nothing ends a hand by default
+            raise not_an_action(action)
         return event
 
     # -- going out (canasta.core.goingout) -------------------------------------------------------

@@ -4,7 +4,8 @@ current turn, before the discard.
 One mechanism for every front end (the terminal's ``canasta play --undo`` and the browser
 table): a :class:`TurnMark` is a copy of the hand taken right after the player's own draw (or
 pile take), with the number of actions and events at that moment. Undoing puts that copy
-back and drops the actions since. It is allowed only while everything since the mark is the
+back as the match's state; the hand's record is read from the state's events, so the actions
+since are gone from it too. It is allowed only while everything since the mark is the
 same player's melds and lay-offs and their events (a meld, an opening): nothing another seat
 did and no card the player had not seen comes back into view, so the rewind reveals nothing.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from canasta.core.actions import Draw, LayOff, Meld, TakePile, parse_action
+from canasta.core.actions import Action, Draw, LayOff, Meld, TakePile
 from canasta.core.events import Melded, Opened
 from canasta.core.match import Match
 from canasta.core.state import Phase, State
@@ -38,11 +39,11 @@ class TurnMark:
         state = match.state
         if state.is_over or state.actor != seat or state.phase is not Phase.PLAY:
             return None
-        return cls(seat, state.clone(), len(match.record.actions), len(state.events))
+        return cls(seat, state.clone(), len(match.record.played), len(state.events))
 
     @classmethod
     def recover(cls, match: Match) -> TurnMark | None:
-        """The mark of the current turn rebuilt from the hand's record, for a match taken up
+        """The mark of the current turn rebuilt from the hand's events, for a match taken up
         again (a saved game resumed, a server restarted) after its actor drew: the hand is
         replayed from its deal up to the actor's own draw or pile take, when every action
         since is that seat's meld or lay-off. None when there is no such turn, or the hand
@@ -54,42 +55,43 @@ class TurnMark:
         if state.is_over or state.phase is not Phase.PLAY or rec.start is not None:
             return None
         seat = state.actor
-        actions = rec.actions
+        actions = rec.played
         i = len(actions)
-        while i > 0 and actions[i - 1][0] == seat and isinstance(
-                parse_action(actions[i - 1][1]), (Meld, LayOff)):
+        while i > 0 and actions[i - 1][0] == seat and isinstance(actions[i - 1][1],
+                                                                  (Meld, LayOff)):
             i -= 1
-        if i == 0 or actions[i - 1][0] != seat or not isinstance(
-                parse_action(actions[i - 1][1]), (Draw, TakePile)):
+        if i == 0 or actions[i - 1][0] != seat or not isinstance(actions[i - 1][1],
+                                                                  (Draw, TakePile)):
             return None
         replay = State.deal(match.rules, match.players, deck=list(rec.deck),
                             dealer=rec.dealer, scores=list(rec.scores_before),
                             team_size=match.team_size)
-        for _seat, text in actions[:i]:
-            replay.apply(parse_action(text))
+        for _seat, action in actions[:i]:
+            replay.apply(action)
         if replay.actor != seat or replay.phase is not Phase.PLAY:
             return None
         return cls(seat, replay, i, len(replay.events))
 
-    def taken_back(self, match: Match) -> list[tuple[int, str]] | None:
-        """The actions (seat, text) an undo would take back now, oldest first; None when
-        there is nothing to undo or the rule does not allow it."""
+    def taken_back(self, match: Match) -> list[tuple[int, Action]] | None:
+        """The actions ``(seat, action)`` an undo would take back now, oldest first; None
+        when there is nothing to undo or the rule does not allow it."""
         state = match.state
         rec = match.record
-        if state.is_over or state.actor != self.seat or len(rec.actions) <= self.actions:
+        if state.is_over or state.actor != self.seat:
             return None
-        since = list(rec.actions[self.actions:])
-        own = all(seat == self.seat and isinstance(parse_action(text), (Meld, LayOff))
-                  for seat, text in since)
+        since = rec.played[self.actions:]
+        if not since:
+            return None
+        own = all(seat == self.seat and isinstance(action, (Meld, LayOff))
+                  for seat, action in since)
         quiet = all(isinstance(e, (Melded, Opened)) for e in state.events[self.events:])
         return since if own and quiet else None
 
-    def undo(self, match: Match) -> list[tuple[int, str]]:
-        """Rewind ``match`` to the mark; returns the actions taken back (empty: nothing was
-        undone, the match is unchanged)."""
+    def undo(self, match: Match) -> list[tuple[int, Action]]:
+        """Rewind ``match`` to the mark (its state, and so its record); returns the actions
+        taken back (empty: nothing was undone, the match is unchanged)."""
         since = self.taken_back(match)
         if not since:
             return []
         match.state = self.state.clone()
-        del match.record.actions[self.actions:]
         return since

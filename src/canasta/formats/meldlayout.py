@@ -16,6 +16,7 @@ from typing import Any
 
 from canasta.core.cards import BLACK_THREES, JOKER, card_text, make_card
 from canasta.core.rules import Rules
+from canasta.core.wildlimit import ratio_code, wild_cap
 
 BLACK3 = "b3"
 TENS = (13, 12, 11, 10, 9, 8)
@@ -162,11 +163,7 @@ class _Layout:
         mr = self.rules.melds
         if naturals < mr.min_naturals:
             return 0
-        cap = mr.max_wilds
-        if mr.wild_ratio == "lt":
-            cap = min(cap, naturals - 1)
-        elif mr.wild_ratio == "le":
-            cap = min(cap, naturals)
+        cap = wild_cap(mr.max_wilds, ratio_code(mr.wild_ratio), naturals)
         if not canasta:
             cap = min(cap, mr.canasta_size - 1 - naturals)
         return max(cap, 0)

@@ -70,7 +70,8 @@ def _default_team_size(players: int) -> int:
 # -- writing ----------------------------------------------------------------------------------
 
 def hand_to_json(rec: HandRecord) -> dict[str, Any]:
-    """One hand of a record: how it began (deck or start position), its actions and sheets."""
+    """One hand of a record: how it began (deck or start position), its actions (read from
+    the hand's events, :attr:`HandRecord.actions`) and sheets."""
     out: dict[str, Any] = {"dealer": rec.dealer}
     if rec.start is not None:
         out["start"] = rec.start
@@ -86,9 +87,16 @@ def hand_to_json(rec: HandRecord) -> dict[str, Any]:
 
 
 def match_to_record(match: Match, names: list[str] | None = None) -> dict[str, Any]:
-    """The JSON record of a match (finished hands and the one in progress)."""
+    """The JSON record of a match (finished hands and the one in progress).
+
+    A current hand that is over but was not scored yet (played to its end on
+    ``match.state``) is scored first (:meth:`Match.finish_hand`), as its replay will be, so
+    the record checks.
+    """
     from canasta import __version__
 
+    if match.state.is_over and not match.record.sheets:
+        match.finish_hand()
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -127,11 +135,14 @@ def match_from_state(state: State, seed: int | None = None) -> Match:
                   first_dealer=state.dealer)
     match.hands.clear()
     match.scores = list(state.scores)
-    rec = HandRecord(state.dealer, state.deck, tuple(state.scores))
+    # the hand's actions are the state's (all of them, replayed from the deck; or those played
+    # after the position it starts from)
     if _replays_from_deck(state):
-        rec.actions = [(seat, a.text()) for seat, a in state.actions]
+        rec = HandRecord(state.dealer, state.deck, tuple(state.scores), state=state)
     else:
-        rec.start = position_to_dict(state)
+        rec = HandRecord(state.dealer, state.deck, tuple(state.scores),
+                         start=position_to_dict(state), state=state,
+                         first=len(state.actions))
     match.hands.append(rec)
     match.state = state
     match.dealer = state.dealer
@@ -295,9 +306,8 @@ def _start_from_position(r: Reader, match: Match, data: Any, where: str, dealer:
     if not match.hands and state.scores != match.scores and before_given:
         r.fail(f"{where}.scores", f"expected the hand's scores_before {match.scores}")
     match.scores = list(state.scores)
-    rec = HandRecord(state.dealer, state.deck, tuple(state.scores))
-    rec.start = data
-    match.hands.append(rec)
+    match.hands.append(HandRecord(state.dealer, state.deck, tuple(state.scores), start=data,
+                                  state=state, first=len(state.actions)))
     match.state = state
 
 

@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 from typing import Any
 
-from canasta.web.limits import ServerLimits
+from canasta.web.protocol.limits import ServerLimits
 from canasta.web.server import DEFAULT_DB, run
 
 

@@ -12,7 +12,7 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
                                             "team_size", "seats": [{"type": "human"|"bot"|
                                             "open", "level", "name"}], "clock", "level",
                                             "hints", "undo", "public", "lang"} -> links
-                                            with seat tokens (canasta.web.settings)
+                                            with seat tokens (canasta.web.play.settings)
     GET  /api/lobby                         {"tables": public tables with a free seat}
     POST /api/tables/{id}/seats/{seat}/join {"name", "lang"}: a free seat -> {"token", "path"}
     GET  /api/tables/{id}                   the table as a spectator sees it; with the header
@@ -27,6 +27,9 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table"}
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
+    GET  /api/tables/{id}/hands/{n}/review?seat=S  the Review of seat S in finished hand n:
+                                            {"status": "running", "done", "total"} until
+                                            {"status": "done", "review"} (canasta.web.play.reviews)
     GET  /i18n                              {"languages": ["en", "it", ...]}
     GET  /i18n/{lang}.json                  the message catalogue of a language (canasta.i18n)
     GET  /openapi.json                      the OpenAPI schema of all this
@@ -49,7 +52,7 @@ answered with an error, then the connection is closed (4403 for a bad token, els
 Refused over both: an unknown field (named), a value of the wrong type or out of its range, a
 body or message over 16 KiB (32 KiB for the scorepad), nesting deeper than 16 levels, a binary
 frame, and more than a seat's or a client's rate (``rate-limited``, 429 with ``Retry-After``;
-:mod:`canasta.web.limits`).
+:mod:`canasta.web.protocol.limits`).
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
 fragment ``#seat=...``, which browsers never send to the server).
@@ -66,7 +69,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header
+from fastapi import FastAPI, Header, Query
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -76,25 +79,27 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-import canasta.web.answers as a
-import canasta.web.protocol as p
-import canasta.web.scorepad as scorepad
+import canasta.web.protocol.answers as a
+import canasta.web.protocol.fields as fields
+import canasta.web.protocol.messages as p
+import canasta.web.scorepad.routes as scorepad
 from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
-from canasta.web.errors import WebError, bad
-from canasta.web.limits import ServerLimits
-from canasta.web.storage import Store
-from canasta.web.tables import Connection, TableManager, bot_levels, variants
+from canasta.web.play.tables import Connection, TableManager, bot_levels, variants
+from canasta.web.protocol.errors import WebError, bad
+from canasta.web.protocol.limits import ServerLimits
+from canasta.web.protocol.reading import read_hello, read_json, refusal
+from canasta.web.storage.store import Store
 
 STATIC = Path(__file__).with_name("static")
 HELLO_TIMEOUT = 30.0
 log = logging.getLogger("canasta.web")
 
 TableId = Annotated[str, PathParam(max_length=64, description="the table's id")]
-SeatPath = Annotated[int, PathParam(ge=0, le=p.MAX_SEAT, description="a seat, from 0")]
-HandPath = Annotated[int, PathParam(ge=0, le=p.MAX_HAND, description="a hand, from 0")]
+SeatPath = Annotated[int, PathParam(ge=0, le=fields.MAX_SEAT, description="a seat, from 0")]
+HandPath = Annotated[int, PathParam(ge=0, le=fields.MAX_HAND, description="a hand, from 0")]
 Authorization = Annotated[str | None, Header(
-    max_length=p.MAX_TOKEN + 7, description="`Bearer <seat token>`: the view of that seat")]
+    max_length=fields.MAX_TOKEN + 7, description="`Bearer <seat token>`: the view of that seat")]
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)/")
 _JSON_TYPE = re.compile(rb"^\s*application/([\w.+-]+\+)?json\s*(;.*)?$", re.IGNORECASE)
 
@@ -108,7 +113,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class BodyGuard:
     """Reads the body of every ``/api/`` request before the app does, and refuses one that
     is too large (read in chunks: a huge upload is never held), not JSON, sent without a
-    JSON content type, or nested too deep (:func:`canasta.web.protocol.read_json`)."""
+    JSON content type, or nested too deep (:func:`canasta.web.protocol.reading.read_json`)."""
 
     def __init__(self, app: ASGIApp, limits: ServerLimits,
                  refuse: Callable[[WebError, str], Response]) -> None:
@@ -131,7 +136,7 @@ class BodyGuard:
             if raw.strip():
                 if not _JSON_TYPE.match(headers.get(b"content-type", b"")):
                     raise bad("send the body as JSON, with Content-Type: application/json")
-                p.read_json(raw, limit, self.limits.max_depth)
+                read_json(raw, limit, self.limits.max_depth)
             else:
                 raw = b""
         except WebError as exc:
@@ -184,10 +189,10 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
     start-up. ``away_after``: seconds a disconnected person's turn waits before a bot plays
     it. ``store`` replaces ``db`` (tests). ``redis``: a Redis URL, for several processes on
     one PostgreSQL database (``prefix`` names the channel; ``origin`` this process, see
-    :func:`canasta.web.pubsub.new_origin`). ``tuning`` sets attributes of
-    :class:`canasta.web.cluster.Cluster` (``lease``, ``keep_finished``, ...). ``limits``:
+    :func:`canasta.web.cluster.pubsub.new_origin`). ``tuning`` sets attributes of
+    :class:`canasta.web.cluster.cluster.Cluster` (``lease``, ``keep_finished``, ...). ``limits``:
     sizes and rates (:meth:`ServerLimits.from_env` by default)."""
-    from canasta.web.pubsub import make_bus
+    from canasta.web.cluster.pubsub import make_bus
 
     store = store or Store(db)
     limits = limits or ServerLimits.from_env()
@@ -220,7 +225,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
-        error = bad(p.describe(list(exc.errors()), skip=1))
+        error = refusal(list(exc.errors()), skip=1)
         return refuse(error, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
@@ -382,6 +387,19 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         """The game record as stored when hand ``hand`` finished."""
         return await record(request, table_id, hand)
 
+    reviewed = {200: {"description": "the review's progress, or the review once done"},
+                **error_responses(400, 404, 429, 503)}
+
+    @app.get("/api/tables/{table_id}/hands/{hand}/review", response_model=None,
+             responses=reviewed)
+    async def api_hand_review(request: Request, table_id: TableId, hand: HandPath,
+                              seat: Annotated[int, Query(ge=0, le=fields.MAX_SEAT,
+                                                         description="the seat reviewed")] = 0
+                              ) -> Response:
+        """The Review of ``seat``'s decisions in finished hand ``hand``: ask again until
+        its status is ``done``."""
+        return await run(request, p.Review(hand=hand, seat=seat), table_id)
+
     # -- the WebSocket -----------------------------------------------------------------------
     @app.websocket("/ws/{table_id}")
     async def ws_table(ws: WebSocket, table_id: str) -> None:
@@ -397,7 +415,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             table = await manager.get(table_id)
         except WebError as exc:
             await send(exc.to_json())
-            # a paused table (canasta.web.engine) is worth trying again later
+            # a paused table (canasta.web.play.engine) is worth trying again later
             await ws.close(code=4503 if exc.code == "paused" else 4404)
             return
         try:
@@ -406,7 +424,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                 return
             if frame.get("text") is None:
                 raise bad("binary frames are not read: send the hello as JSON text")
-            hello = p.read_hello(p.read_json(frame["text"], limits.max_body,
+            hello = read_hello(read_json(frame["text"], limits.max_body,
                                              limits.max_depth, "message"))
             conn = Connection(send, None, send_text)
             seat = await manager.attach(table, conn, hello.token)

@@ -3,7 +3,7 @@
 A route or the WebSocket loop reads its request model (:mod:`canasta.web.protocol`) and
 hands it to :meth:`Dispatcher.run` with a :class:`Context` (the table, the seat's token, the
 client's address). The dispatcher spends the request's rate budget
-(:mod:`canasta.web.limits`), finds its handler by type (:attr:`Dispatcher.handlers`) and
+(:mod:`canasta.web.protocol.limits`), finds its handler by type (:attr:`Dispatcher.handlers`) and
 calls the table manager; a refusal becomes ``{"type": "error", "code", "message",
 "version"}`` with its HTTP status, and the table is unchanged. :meth:`Dispatcher.frame` does
 the same for one raw WebSocket frame: too large, binary, not JSON, nested too deep, an unknown
@@ -22,10 +22,12 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 
-from canasta.web.answers import ErrorMessage
-from canasta.web.errors import WebError, bad
-from canasta.web.limits import Buckets, ServerLimits
-from canasta.web.protocol import (
+from canasta.web.play.reviews import ReviewDesk
+from canasta.web.play.tables import TableManager
+from canasta.web.protocol.answers import ErrorMessage
+from canasta.web.protocol.errors import WebError, bad
+from canasta.web.protocol.limits import Buckets, ServerLimits
+from canasta.web.protocol.messages import (
     CreateTable,
     GiveToBot,
     GoOut,
@@ -37,13 +39,12 @@ from canasta.web.protocol import (
     Record,
     Rematch,
     Request,
+    Review,
     TakeBack,
     Undo,
     ViewTable,
-    read_json,
-    read_message,
 )
-from canasta.web.tables import TableManager
+from canasta.web.protocol.reading import read_json, read_message
 
 log = logging.getLogger("canasta.web")
 
@@ -121,7 +122,9 @@ class Dispatcher:
             GoOut: self._go_out, NextHand: self._next_hand, Undo: self._undo,
             GiveToBot: self._give_to_bot, TakeBack: self._take_back, Hint: self._hint,
             Rematch: self._rematch, Ping: self._ping, Join: self._join, Record: self._record,
+            Review: self._review,
         }
+        self.reviews = ReviewDesk()
 
     def register(self, kind: type[Request], handler: Handler) -> None:
         self.handlers[kind] = handler
@@ -272,3 +275,11 @@ class Dispatcher:
 
     async def _record(self, req: Record, ctx: Context) -> dict[str, Any]:
         return await self.manager.record(self._table_id(ctx), req.hand)
+
+    async def _review(self, req: Review, ctx: Context) -> dict[str, Any]:
+        table_id = self._table_id(ctx)
+        record = None
+        if not self.reviews.known(table_id, req.hand, req.seat):
+            record = await self.manager.record(table_id, req.hand)  # a finished hand only
+            self.spend("create", ctx)
+        return self.reviews.ask(table_id, req.hand, req.seat, record)

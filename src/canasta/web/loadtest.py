@@ -78,7 +78,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         cluster = ["--redis", redis, "--prefix", prefix] if redis else []
         # every table of the load comes from this one address: lift the per-client limit
-        # on new tables (canasta.web.limits), which a real client never reaches
+        # on new tables (canasta.web.protocol.limits), which a real client never reaches
         cluster += ["--create-burst", "1000000"]
         self.log = log
         self.proc = subprocess.Popen(
@@ -141,7 +141,7 @@ def _database(db: str | None, processes: int, work: Path) -> Iterator[str]:
         return
     import psycopg
 
-    from canasta.web.storage import normalise_url
+    from canasta.web.storage.store import normalise_url
 
     url = normalise_url(db)
     admin = url.replace("postgresql+psycopg://", "postgresql://")
@@ -222,8 +222,8 @@ def verify(db: str) -> tuple[int, list[str]]:
     in version order): (tables checked, those whose history does not replay, or whose
     versions have a gap or a fork)."""
     from canasta.core.match import Match
-    from canasta.web.game import hand_record_of, rules_of
-    from canasta.web.storage import Store
+    from canasta.web.play.game import hand_record_of, rules_of
+    from canasta.web.storage.store import Store
 
     store = Store(db)
     broken = []

@@ -3,7 +3,7 @@
 One process serves SQLite or PostgreSQL. Several processes (``workers`` > 1, or processes
 started apart, on one or several machines) need PostgreSQL and Redis: they share the
 database, and each publishes its changes through Redis so that every process serves every
-table (:mod:`canasta.web.cluster`). ``workers`` starts them behind one port (uvicorn's
+table (:mod:`canasta.web.cluster.cluster`). ``workers`` starts them behind one port (uvicorn's
 worker processes, which share the listening socket).
 """
 
@@ -16,14 +16,14 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from canasta.web.limits import ServerLimits
+    from canasta.web.protocol.limits import ServerLimits
 
 DEFAULT_DB = "sqlite:///canasta-tables.sqlite3"
 _ENV = "CANASTA_SERVE_CONFIG"
 
 
 def _check(db: str, redis: str | None, workers: int) -> None:
-    from canasta.web.storage import normalise_url
+    from canasta.web.storage.store import normalise_url
 
     if workers < 1:
         raise SystemExit("--workers must be at least 1")
@@ -61,7 +61,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB,
     ``ws_deflate``: compress WebSocket messages (permessage-deflate; a state message of
     30 kB shrinks to a few kB, for about 0.3 ms of the server's time per message).
     ``lease``: seconds after which another process takes over the tables of a process
-    that stopped (6). ``limits``: sizes and rates (canasta.web.limits), given to every
+    that stopped (6). ``limits``: sizes and rates (canasta.web.protocol.limits), given to every
     worker as its ``CANASTA_*`` variables."""
     try:
         import uvicorn

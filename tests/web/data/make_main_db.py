@@ -37,7 +37,7 @@ def main(src: str) -> None:
     from starlette.testclient import TestClient
 
     import canasta.web.app as app_module
-    from canasta.web.storage import Store
+    from canasta.web.storage.store import Store
 
     assert str(Path(app_module.__file__).resolve()).startswith(str(Path(src).resolve())), \
         "run this with the old sources first on sys.path"

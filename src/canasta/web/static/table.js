@@ -576,6 +576,8 @@ function initTabs() {
 $("sheet-close").addEventListener("click", closeSheet);
 $("sheet-next").addEventListener("click", nextHand);
 $("sheet-rematch").addEventListener("click", rematch);
+$("sheet-review").addEventListener("click", () => { if (sheetOpen !== null) openReview(sheetOpen); });
+$("review-close").addEventListener("click", closeReview);
 window.addEventListener("langchange", render);
 // On a phone the action bar is fixed at the bottom; its height (two rows of buttons in Italian
 // or Romanian) is kept as --bar-h so the hand above it is never covered.

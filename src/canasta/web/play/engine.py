@@ -7,7 +7,7 @@ a thread starts it (time spent queued behind other calls is not counted: a busy 
 not a stuck call). A call that runs over raises :class:`Overrun` in its caller, and the pool
 is replaced by a fresh one at once: Python cannot stop a thread, so the one still busy with the
 stray call is left to finish on its own, and no later call waits behind it. The service
-(:mod:`canasta.web.service`) pauses the table the stray call was for until it returns.
+(:mod:`canasta.web.play.service`) pauses the table the stray call was for until it returns.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from canasta.web.errors import paused_error
+from canasta.web.protocol.errors import paused_error
 
 if TYPE_CHECKING:
-    from canasta.web.seats import Table
+    from canasta.web.play.seats import Table
 
 log = logging.getLogger("canasta.web")
 T = TypeVar("T")

@@ -26,16 +26,11 @@ page writes the message in its own language.
 from __future__ import annotations
 
 import asyncio
-import json
-import pathlib
 import re
 import secrets
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path
 from sqlalchemy.orm import Session
-from starlette.requests import Request
-from starlette.responses import FileResponse, Response
 
 from canasta.core.match import decide_winner
 from canasta.core.rules import Rules, RulesError, load_preset
@@ -46,20 +41,17 @@ from canasta.formats.handresult import (
 )
 from canasta.formats.meldlayout import BLACK3, canasta_kinds
 from canasta.formats.tally import CLASSES, RED3, TallyError, hand_result_of_tally
-from canasta.web.answers import Pad
-from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
-from canasta.web.errors import WebError
-from canasta.web.protocol import (
-    MAX_HAND,
+from canasta.web.dispatch import Context, Dispatcher
+from canasta.web.protocol.errors import WebError
+from canasta.web.protocol.messages import (
     AddHand,
     CreatePad,
     GetPad,
     HandResult,
     RemoveHand,
 )
-from canasta.web.storage import ScorepadRow, Store, _now
+from canasta.web.storage.store import ScorepadRow, Store, _now
 
-STATIC = pathlib.Path(__file__).with_name("static")
 MAX_HANDS = 200
 
 
@@ -234,7 +226,7 @@ class PadStore:
 
 # -- requests -------------------------------------------------------------------------------
 class PadService:
-    """The scorepad's requests (:mod:`canasta.web.protocol`), run by the dispatcher."""
+    """The scorepad's requests (:mod:`canasta.web.protocol.messages`), run by the dispatcher."""
 
     def __init__(self, store: Store) -> None:
         self.pads = PadStore(store)
@@ -270,7 +262,7 @@ class PadService:
     async def add_hand(self, req: AddHand, ctx: Context) -> dict[str, Any]:
         row = await self._load(ctx)
         if len(row.hands) >= MAX_HANDS:
-            raise PadError("malformed", f"a scorepad holds at most {MAX_HANDS} hands")
+            raise PadError("not-allowed", f"a scorepad holds at most {MAX_HANDS} hands")
         tally = req.tally
         doc = await asyncio.to_thread(score_tally, row, tally)
         if req.preview:
@@ -289,7 +281,7 @@ class PadService:
         row = await self._load(ctx)
         n = self._hand_no(req.hand, row)
         if n != len(row.hands) - 1:
-            raise PadError("malformed", "only the last hand can be removed")
+            raise PadError("not-allowed", "'n': only the last hand can be removed")
         await asyncio.to_thread(self.pads.set_hands, row.id, row.hands[:-1], len(row.hands))
         row.hands = row.hands[:-1]
         return _pad_json(row)
@@ -298,63 +290,3 @@ class PadService:
         row = await self._load(ctx)
         result: dict[str, Any] = row.hands[self._hand_no(req.hand, row)]["result"]
         return result
-
-
-# -- routes ---------------------------------------------------------------------------------
-PadId = Annotated[str, Path(max_length=64, description="the scorepad's id")]
-PadHand = Annotated[int, Path(ge=0, le=MAX_HAND, description="a hand, from 0")]
-
-
-def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
-    """The scorepad's page and API, to include in the app; its requests are run by
-    ``dispatcher``."""
-    PadService(store).register(dispatcher)
-    api = APIRouter()
-    errors = error_responses(400, 404, 409, 429)
-
-    def ctx(request: Request, pad_id: str | None = None) -> Context:
-        return Context(client=client_of(request), pad_id=pad_id)
-
-    @api.get("/scorepad", include_in_schema=False)
-    @api.get("/scorepad/{pad_id}", include_in_schema=False)
-    async def page() -> Response:
-        return FileResponse(STATIC / "scorepad.html")
-
-    @api.post("/api/scorepads", status_code=201, response_model=None,
-              responses={201: {"model": Pad}, **errors})
-    async def create(request: Request, body: CreatePad) -> Response:
-        """A new scorepad: the variant, house rules, player count and team names."""
-        return respond(await dispatcher.run(body, ctx(request)))
-
-    @api.get("/api/scorepads/{pad_id}", response_model=None,
-             responses={200: {"model": Pad}, **errors})
-    async def get(request: Request, pad_id: PadId) -> Response:
-        """The scorepad: setup, hands with their sheets, totals, winner."""
-        return respond(await dispatcher.run(GetPad(), ctx(request, pad_id)))
-
-    @api.post("/api/scorepads/{pad_id}/hands", response_model=None,
-              responses={200: {"model": Pad}, **errors})
-    async def add_hand(request: Request, pad_id: PadId, body: AddHand) -> Response:
-        """The next hand as a tally (with ``preview``: ``{"sheets"}``, nothing stored)."""
-        return respond(await dispatcher.run(body, ctx(request, pad_id)))
-
-    @api.delete("/api/scorepads/{pad_id}/hands/{n}", response_model=None,
-                responses={200: {"model": Pad}, **errors})
-    async def remove_hand(request: Request, pad_id: PadId, n: PadHand) -> Response:
-        """Remove the last hand (``n`` must be its number)."""
-        return respond(await dispatcher.run(RemoveHand(hand=n), ctx(request, pad_id)))
-
-    @api.get("/api/scorepads/{pad_id}/hands/{n}/result", response_model=None,
-             responses={200: {"description": "the hand result document (a download)",
-                              "content": {"application/json": {}}}, **errors})
-    async def hand_result(request: Request, pad_id: PadId, n: PadHand) -> Response:
-        """The hand result document of hand ``n``, as ``canasta score`` reads it."""
-        reply = await dispatcher.run(HandResult(hand=n), ctx(request, pad_id))
-        if reply.refused:
-            return respond(reply)
-        return Response(json.dumps(reply.body, indent=1, ensure_ascii=False) + "\n",
-                        media_type="application/json",
-                        headers={"Content-Disposition":
-                                 f'attachment; filename="scorepad-{pad_id}-hand{n + 1}.json"'})
-
-    return api

@@ -1,12 +1,12 @@
 """Storage of tables: the transactions the table service needs, on SQLite or PostgreSQL.
 
-The database is the truth; a process's memory is a cache of it. A table is its complete
-rules, its seats, per hand the deck order, and every accepted action in order, numbered by
-the table's ``version`` (:mod:`canasta.web.models`). Each accepted action is one inserted row,
-in the same transaction as the ``UPDATE ... WHERE version = :seen`` that advances the version:
-two writers (two processes) can never both advance it (the row lock of the update serializes
-them; the second finds the version moved and is refused with :class:`StorageError`), and a
-server killed at any point restarts with every acknowledged move.
+The database is the truth; a process's memory is a cache of it. A table is its complete rules,
+its seats, per hand the deck order, and every accepted action in order, numbered by the table's
+``version`` (:mod:`canasta.web.storage.models`). Each accepted action is one inserted row, in
+the same transaction as the ``UPDATE ... WHERE version = :seen`` that advances the version: two
+writers (two processes) can never both advance it (the row lock of the update serializes them;
+the second finds the version moved and is refused with :class:`StorageError`), and a server
+killed at any point restarts with every acknowledged move.
 
 A table is taken up again (:meth:`Store.load_live`) from its current hand alone: the finished
 hands give their score sheets, never their actions, so loading costs the same in the tenth
@@ -17,7 +17,7 @@ Bots of a table are played by one process at a time: the ``owner`` of the table'
 (:meth:`Store.claim`), renewed while it lives and taken over by another process once it has
 run out (a process killed with SIGKILL renews nothing).
 
-Migrations are Alembic scripts shipped in ``canasta/web/migrations`` and applied by
+Migrations are Alembic scripts shipped in ``canasta/web/storage/migrations`` and applied by
 :meth:`Store.migrate` at start-up. The tables are prefixed ``canasta_`` and Alembic's
 bookkeeping table is ``canasta_alembic_version``, so a shared database is safe to use.
 """
@@ -44,8 +44,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from canasta.web.leases import Leases
-from canasta.web.models import (
+from canasta.web.storage.leases import Leases
+from canasta.web.storage.models import (
     ActionRow,
     Base,
     Changes,
@@ -483,7 +483,7 @@ class Store(Leases):
 
     def changes_since(self, table_id: str, version: int, hand: int) -> Changes | None:
         """What changed at a table since ``version`` for a process holding hand ``hand``
-        (:class:`canasta.web.models.Changes`); None when the table is gone."""
+        (:class:`canasta.web.storage.models.Changes`); None when the table is gone."""
         with self._snapshot() as c:
             row = c.execute(select(_T.c.version, _T.c.status, _T.c.hand, _T.c.settings,
                                    _T.c.updated_at).where(_T.c.id == table_id)).first()

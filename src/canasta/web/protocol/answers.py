@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from canasta.web.protocol import ClientMessage, Hello
+from canasta.web.protocol.messages import ClientMessage, Hello
 
 
 class Answer(BaseModel):
@@ -18,7 +18,7 @@ class Answer(BaseModel):
 
 class ErrorMessage(Answer):
     """A refusal; the table is unchanged. ``code`` gives the HTTP status
-    (canasta.web.errors.ERROR_STATUS)."""
+    (canasta.web.protocol.errors.ERROR_STATUS)."""
 
     type: Literal["error"]
     code: str

@@ -2,9 +2,9 @@
 public lobby of tables with a free seat, and rematches.
 
 :class:`TableManager` is the server's one object per process. The path every change takes,
-the connections and the bots are in :mod:`canasta.web.service`; hints, undo and seats handed
-to bots in :mod:`canasta.web.assist`; the turn clock and the takeover of a silent seat in
-:mod:`canasta.web.clock`; the seats and the state message in :mod:`canasta.web.seats`.
+the connections and the bots are in :mod:`canasta.web.play.service`; hints, undo and seats handed
+to bots in :mod:`canasta.web.play.assist`; the turn clock and the takeover of a silent seat in
+:mod:`canasta.web.play.clock`; the seats and the state message in :mod:`canasta.web.play.seats`.
 """
 
 from __future__ import annotations
@@ -17,17 +17,26 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from canasta.bots import make_bot
 from canasta.core.actions import Action
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
-from canasta.web.assist import AssistedService
-from canasta.web.connections import Connection
-from canasta.web.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
-from canasta.web.game import Game, hand_data_of, record_of, rules_json
-from canasta.web.models import TableData
-from canasta.web.seats import MAX_NAME, Seat, Table, hash_token
-from canasta.web.settings import LEVELS, SettingsError, check_level, default_level, parse_settings
+from canasta.web.play.assist import AssistedService
+from canasta.web.play.connections import Connection
+from canasta.web.play.game import Game, hand_data_of, record_of, rules_json
+from canasta.web.play.seats import MAX_NAME, Seat, Table, hash_token
+from canasta.web.play.settings import (
+    LEVELS,
+    BotSpecError,
+    SettingsError,
+    TableSettings,
+    check_level,
+    default_level,
+    parse_settings,
+)
+from canasta.web.protocol.errors import ERROR_STATUS, WebError, bad, illegal_error, parse_move
+from canasta.web.storage.models import TableData
 
 __all__ = ["ERROR_STATUS", "Connection", "TableManager", "WebError", "bot_levels",
            "default_level", "hash_token", "parse_move", "variants"]
@@ -61,7 +70,7 @@ def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> 
     if seat_specs is None:
         seat_specs = [{"type": "human"}] + [{"type": "bot"}] * (players - 1)
     if not isinstance(seat_specs, list) or len(seat_specs) != players:
-        raise bad(f"'seats' must list {players} seats")
+        raise WebError("table", f"'seats': {players} players need {players} seats")
     seats: list[Seat] = []
     for i, item in enumerate(seat_specs):
         if not isinstance(item, dict):
@@ -70,23 +79,25 @@ def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> 
         if kind not in ("human", "bot", "open"):
             raise bad(f"seats[{i}].type must be 'human', 'bot' or 'open'")
         if kind == "open" and not public:
-            raise bad(f"seats[{i}]: a free seat ('open') needs a public table")
+            raise WebError("table", f"'seats[{i}]': a free seat ('open') needs a public "
+                                    "table")
         try:
-            level = check_level(item.get("level"), f"seats[{i}].level")
+            level = check_level(item.get("level"), f"'seats[{i}].level'")
         except SettingsError as exc:
-            raise bad(str(exc)) from None
+            raise WebError("bad-bot", str(exc)) from None
         fallback = f"Bot {i + 1}" if kind == "bot" else _player_n(i + 1, lang)
         name = _name(item.get("name"), f"seats[{i}].name", fallback)
         # a free seat is played by a bot until a person takes it from the lobby
         controller = "human" if kind == "human" else "bot"
         seats.append(Seat(i, kind, controller, level, name, None))
     if not any(s.kind == "human" for s in seats):
-        raise bad("a table needs at least one person: make one seat human")
+        raise WebError("table", "'seats': a table needs at least one person: make one "
+                                "seat human")
     return seats
 
 
 class TableManager(AssistedService):
-    """All live tables of one server (see :class:`canasta.web.service.TableService`)."""
+    """All live tables of one server (see :class:`canasta.web.play.service.TableService`)."""
 
     # -- creating a table ------------------------------------------------------------------
     async def create(self, spec: Any) -> tuple[Table, list[str | None]]:
@@ -109,8 +120,14 @@ class TableManager(AssistedService):
             raise bad("'options' must map option names to values")
         try:
             rules = load_preset(variant, options)
+        except RulesError as exc:
+            where = "options" if options else "variant"
+            raise WebError("bad-rules", f"'{where}': {exc}") from None
+        try:
             settings = parse_settings(spec)
-        except (RulesError, SettingsError) as exc:
+        except BotSpecError as exc:
+            raise WebError("bad-bot", str(exc)) from None
+        except SettingsError as exc:
             raise bad(str(exc)) from None
         variant = rules.name
         players = spec.get("players", len(spec.get("seats") or []) or 4)
@@ -118,7 +135,8 @@ class TableManager(AssistedService):
             raise bad("'players' must be an integer")
         if players not in rules.deal.player_counts:
             counts = ", ".join(map(str, rules.deal.player_counts))
-            raise bad(f"{variant} is played by {counts} players, not {players}")
+            raise WebError("bad-rules", f"'players': {variant} is played by {counts} "
+                                        f"players, not {players}")
         team_size = spec.get("team_size")
         if team_size is not None and (not isinstance(team_size, int)
                                       or isinstance(team_size, bool)):
@@ -126,7 +144,7 @@ class TableManager(AssistedService):
         try:
             rules.teams(players, team_size)
         except RulesError as exc:
-            raise bad(str(exc)) from None
+            raise WebError("bad-rules", f"'team_size': {exc}") from None
         seats = _seats(spec.get("seats"), players, settings.public, spec.get("lang"))
         tokens: list[str | None] = []
         for seat in seats:
@@ -148,12 +166,31 @@ class TableManager(AssistedService):
         except WebError:
             raise  # the deal ran past the engine's budget
         except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
-            raise bad(f"these rules cannot deal a hand: {exc}") from None
+            raise WebError("bad-rules", f"these rules cannot deal a hand: {exc}") from None
         data = TableData(table_id or secrets.token_urlsafe(9), variant, options, players,
                          team_size, 0, "playing", [s.to_data() for s in seats],
                          [hand_data_of(0, game.match.record)], settings.to_json(),
                          rules_json(rules), game.match.seed)
         return await self._open(data, seats, settings, game)
+
+    # -- new tables ------------------------------------------------------------------------
+    async def _open(self, data: TableData, seats: list[Seat], settings: TableSettings,
+                    game: Game) -> Table:
+        """Store a new table and start it here (this process takes its lease)."""
+        data.turn = "bot" if seats[game.state.actor].controller == "bot" else "human"
+        data.at = time.time()
+        await self.db(self.store.create_table, data, self.origin, self.cluster.lease)
+        for seat in seats:
+            if seat.controller == "bot":
+                seat.bot = make_bot(seat.level)
+        table = Table(data.id, data.variant, dict(data.options), data.players, data.team_size,
+                      0, "playing", seats, game, settings)
+        table.changed_at = data.at
+        self.tables[table.id] = table
+        await self.cluster.loaded(table)
+        async with table.lock:
+            self._changed(table)
+        return table
 
     # -- moves -----------------------------------------------------------------------------
     async def view(self, table_id: str, token: Any) -> dict[str, Any]:
@@ -258,9 +295,11 @@ class TableManager(AssistedService):
         """
         table = await self.get(table_id)
         async with table.lock:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not (
-                    0 <= seat < table.players):
-                raise bad(f"'seat' must be a seat number from 0 to {table.players - 1}")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise bad("'seat' must be a seat number")
+            if not 0 <= seat < table.players:
+                raise WebError("not-found", f"'seat': this table has no seat {seat} (its seats "
+                                            f"are 0 to {table.players - 1})")
             target = table.seats[seat]
             if target.kind != "open" or table.status != "playing":
                 raise WebError("not-allowed", "this seat is not free")

@@ -20,7 +20,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
-from canasta.web.seats import Table
+from canasta.web.play.seats import Table
 
 #: (hand number, version at which the turn began, seat): one turn of one seat.
 Turn = tuple[int, int, int]

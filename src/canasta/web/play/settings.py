@@ -27,6 +27,10 @@ class SettingsError(ValueError):
     """A setting of a creation request that cannot be used (the message names it)."""
 
 
+class BotSpecError(SettingsError):
+    """A bot spec the registry refuses (the message names the field and the bad part)."""
+
+
 def default_level() -> str:
     """The level of a bot when a request names none: medium, or the first bot known."""
     return DEFAULT_LEVEL if DEFAULT_LEVEL in BOTS else next(iter(BOTS))
@@ -37,18 +41,18 @@ def check_level(value: Any, where: str) -> str:
     ``expert:time=0.5``); None or "": the default.
 
     Raises:
-        SettingsError: not a string, or a spec :func:`canasta.bots.parse_spec` refuses (the
+        BotSpecError: not a string, or a spec :func:`canasta.bots.parse_spec` refuses (the
             message names the bad part and the choices).
     """
     if value in (None, ""):
         return default_level()
     if not isinstance(value, str):
-        raise SettingsError(f"{where}: a bot spec such as {default_level()!r} "
+        raise BotSpecError(f"{where}: a bot spec such as {default_level()!r} "
                             f"(levels: {', '.join(LEVELS)})")
     try:
         parse_spec(value)
     except ValueError as exc:
-        raise SettingsError(f"{where}: {exc}") from None
+        raise BotSpecError(f"{where}: {exc}") from None
     return value
 
 

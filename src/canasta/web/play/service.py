@@ -5,14 +5,14 @@ Every change goes through one path, under the table's lock: check the token, the
 client saw and whose turn it is; apply the action to the match in memory; write it to the
 database in the transaction that advances the version; only then send every connection the
 view of its own seat and publish the change to the other processes
-(:mod:`canasta.web.pubsub`). When the write fails, the table's current hand is rebuilt from
+(:mod:`canasta.web.cluster.pubsub`). When the write fails, the table's current hand is rebuilt from
 the database, which is the truth (another process may have moved first: the client is told
 its move is stale).
 
 No engine work runs on the event loop: a seat's view and its legal actions, checking and
 applying a move, the going-out plan, loading a table (its current hand replayed), dealing a
 hand, a bot's move and a hint run in worker threads, each with a time budget
-(:mod:`canasta.web.engine`), and every database call in threads of its own; bots, the
+(:mod:`canasta.web.play.engine`), and every database call in threads of its own; bots, the
 engine's other calls and the database have separate pools, so that an expert thinking for a
 second never delays a write. A table whose engine call runs past the budget is paused: its
 seats are told (``paused``), every request for it is refused with that code, its bots and
@@ -21,7 +21,7 @@ from the database. Every other table goes on.
 
 A bot thinks outside the table's lock: it moves only if the table is still at the version it
 looked at, so a person taking the seat back meanwhile wins. Only the process that holds the
-table's lease (:mod:`canasta.web.cluster`) plays its bots and runs its clock.
+table's lease (:mod:`canasta.web.cluster.cluster`) plays its bots and runs its clock.
 """
 
 from __future__ import annotations
@@ -42,18 +42,25 @@ from canasta.core.events import Drew, TookPile
 from canasta.core.match import Match
 from canasta.core.state import IllegalActionError
 from canasta.core.undo import TurnMark
-from canasta.web.clock import ClockKeeper, Turn
-from canasta.web.cluster import Cluster
-from canasta.web.committer import Committer
-from canasta.web.connections import Connection, broadcast
-from canasta.web.engine import DEFAULT_BUDGET, EngineCalls
-from canasta.web.errors import WebError, illegal_error, paused_error
-from canasta.web.game import Game, Refused, apply_texts, hand_record_of, play_actions
-from canasta.web.models import SeatData, TableData
-from canasta.web.pubsub import LocalBus, RedisBus
-from canasta.web.seats import Seat, Table
-from canasta.web.settings import TableSettings
-from canasta.web.storage import Append, StorageError, Store
+from canasta.web.cluster.cluster import Cluster
+from canasta.web.cluster.pubsub import LocalBus, RedisBus
+from canasta.web.play.clock import ClockKeeper, Turn
+from canasta.web.play.connections import Connection, broadcast
+from canasta.web.play.engine import DEFAULT_BUDGET, EngineCalls
+from canasta.web.play.game import (
+    Game,
+    Refused,
+    apply_texts,
+    hand_record_of,
+    play_actions,
+    turn_actions,
+)
+from canasta.web.play.seats import Seat, Table
+from canasta.web.play.settings import TableSettings
+from canasta.web.protocol.errors import WebError, illegal_error, paused_error
+from canasta.web.storage.committer import Committer
+from canasta.web.storage.models import SeatData
+from canasta.web.storage.store import Append, StorageError, Store
 
 log = logging.getLogger("canasta.web")
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
@@ -66,17 +73,6 @@ MAX_TURN_ACTIONS = 100
 _CAPPED = (Meld, LayOff, Retract)
 
 
-def turn_actions(match: Match) -> int:
-    """How many actions the seat to act has made in a row (its current turn so far)."""
-    actor = match.state.actor
-    count = 0
-    for seat, _text in reversed(match.record.actions):
-        if seat != actor:
-            break
-        count += 1
-    return count
-
-
 class TableService:
     """All live tables of one server process.
 
@@ -85,10 +81,10 @@ class TableService:
         bot_delay: seconds a bot waits before each move (0 in tests).
         away_after: seconds a disconnected person's turn waits before a bot plays it.
         bus: how the processes of one database tell each other of changes (default: one
-            process, :class:`canasta.web.pubsub.LocalBus`).
+            process, :class:`canasta.web.cluster.pubsub.LocalBus`).
         bot_threads: worker threads for bots' moves and hints.
         engine_budget: seconds an engine call may run before its table is paused
-            (``CANASTA_ENGINE_BUDGET``, else :data:`canasta.web.engine.DEFAULT_BUDGET`).
+            (``CANASTA_ENGINE_BUDGET``, else :data:`canasta.web.play.engine.DEFAULT_BUDGET`).
     """
 
     def __init__(self, store: Store, bot_delay: float = 0.6, away_after: float = 45.0, *,
@@ -597,22 +593,3 @@ class TableService:
                     if exc.code != "paused":
                         log.error("table %s: bot move refused: %s", table.id, exc.message)
                     return
-
-    # -- new tables ------------------------------------------------------------------------
-    async def _open(self, data: TableData, seats: list[Seat], settings: TableSettings,
-                    game: Game) -> Table:
-        """Store a new table and start it here (this process takes its lease)."""
-        data.turn = "bot" if seats[game.state.actor].controller == "bot" else "human"
-        data.at = time.time()
-        await self.db(self.store.create_table, data, self.origin, self.cluster.lease)
-        for seat in seats:
-            if seat.controller == "bot":
-                seat.bot = make_bot(seat.level)
-        table = Table(data.id, data.variant, dict(data.options), data.players, data.team_size,
-                      0, "playing", seats, game, settings)
-        table.changed_at = data.at
-        self.tables[table.id] = table
-        await self.cluster.loaded(table)
-        async with table.lock:
-            self._changed(table)
-        return table

@@ -33,9 +33,9 @@ from canasta.formats.jsondoc import Reader, rules_to_json
 from canasta.formats.records import FORMAT, VERSION, RecordError
 from canasta.i18n import describe_event
 from canasta.i18n.events import Entry, event_entries, took_back_entry
-from canasta.web.connections import JSONList
-from canasta.web.glance import hand_points, hands_left, just_drawn, last_moves
-from canasta.web.models import FinishedHand, HandData, TableData
+from canasta.web.play.connections import JSONList
+from canasta.web.play.glance import hand_points, hands_left, just_drawn, last_moves
+from canasta.web.storage.models import FinishedHand, HandData, TableData
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
@@ -129,7 +129,7 @@ class Game:
         self.match = match
         self.names = names
         self._views: dict[int, View] = {}
-        self._views_of: tuple[State | None, int] = (None, -1)
+        self._views_of: tuple[State | None, object] = (None, None)
         #: the going-out plan of the position the views are of (``_NO_PLAN``: not sought)
         self._plan: list[Action] | None | object = _NO_PLAN
         self._events: _EventCache = _EventCache()
@@ -184,12 +184,11 @@ class Game:
             self.finish_hand()
         return event
 
-    def note_taken_back(self, seat: int, events: int, actions: Sequence[tuple[int, str]]
+    def note_taken_back(self, seat: int, events: int, actions: Sequence[tuple[int, Action]]
                         ) -> None:
         """Log an undo of ``seat`` (the match already rewound to ``events`` events): the
-        cards of its melds and lay-offs ``actions`` (seat, text) went back to its hand."""
-        cards = tuple(c for _seat, text in actions for c in getattr(
-            parse_action(text), "cards", ()))
+        cards of its melds and lay-offs ``actions`` (seat, action) went back to its hand."""
+        cards = tuple(c for _seat, action in actions for c in getattr(action, "cards", ()))
         self.taken_back.append((events, seat, cards))
 
     def finish_hand(self) -> None:
@@ -212,7 +211,7 @@ class Game:
         it; a view is never changed)."""
         state = self.state
         # the state object itself is kept and compared (an undo puts back a copy; a new
-        # hand deals a new one), with the number of actions applied to it
+        # hand deals a new one), with its history (each action makes a new event log)
         self._same_position()
         view = self._views.get(seat)
         if view is None:
@@ -222,10 +221,10 @@ class Game:
     def _same_position(self) -> bool:
         """Whether the views kept are of the current position (else they are dropped)."""
         state = self.state
-        seen, count = self._views_of
-        if seen is not state or count != len(self.match.record.actions):
+        seen, log = self._views_of
+        if seen is not state or log is not state.event_log:
             self._views = {}
-            self._views_of = (state, len(self.match.record.actions))
+            self._views_of = (state, state.event_log)
             self._plan = _NO_PLAN
             return False
         return True
@@ -494,3 +493,14 @@ def _public(view: View, rules: Rules) -> dict[str, Any]:
         "opening_points": view.opening_points,
         "canasta_size": rules.melds.canasta_size,
     }
+
+
+def turn_actions(match: Match) -> int:
+    """How many actions the seat to act has made in a row (its current turn so far)."""
+    actor = match.state.actor
+    count = 0
+    for seat, _action in reversed(match.record.played):
+        if seat != actor:
+            break
+        count += 1
+    return count

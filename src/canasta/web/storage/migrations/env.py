@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from canasta.web.storage import VERSION_TABLE, Base
+from canasta.web.storage.store import VERSION_TABLE, Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -24,6 +24,7 @@ ERROR_STATUS = {
     "not-allowed": 409,
     "illegal": 422,
     "bad-rules": 400,
+    "bad-bot": 400,
     "tally": 400,
     "table": 400,
     "rate-limited": 429,

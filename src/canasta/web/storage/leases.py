@@ -1,6 +1,6 @@
 """Leases (which process plays a table's bots and runs its clock) and the expiry of tables:
-the part of :class:`canasta.web.storage.Store` that the processes of one database use to
-share the work (:mod:`canasta.web.cluster`).
+the part of :class:`canasta.web.storage.store.Store` that the processes of one database use to
+share the work (:mod:`canasta.web.cluster.cluster`).
 
 Every statement here that updates several tables' rows locks them first in the order of
 their ids (PostgreSQL ``SELECT ... ORDER BY id FOR UPDATE``), as the group commit of moves
@@ -17,7 +17,7 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, delete, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from canasta.web.models import ActionRow, HandRow, SeatRow, TableRow, now
+from canasta.web.storage.models import ActionRow, HandRow, SeatRow, TableRow, now
 
 _T = cast(Table, TableRow.__table__)
 _S = cast(Table, SeatRow.__table__)
@@ -26,7 +26,7 @@ _A = cast(Table, ActionRow.__table__)
 
 
 class Leases:
-    """Lease and expiry statements (mixed into :class:`canasta.web.storage.Store`)."""
+    """Lease and expiry statements (mixed into :class:`canasta.web.storage.store.Store`)."""
 
     engine: Engine
     dialect: str

@@ -13,9 +13,9 @@ from typing import Any
 
 from canasta.bots import Suggestion
 from canasta.core.actions import action_to_json
-from canasta.web.errors import WebError, bad
-from canasta.web.service import TableService
-from canasta.web.settings import SettingsError, check_level
+from canasta.web.play.service import TableService
+from canasta.web.play.settings import SettingsError, check_level
+from canasta.web.protocol.errors import WebError, bad
 
 #: Seconds of search per hint (canasta.bots.hints.DEFAULT_BUDGET is the same).
 HINT_BUDGET = 0.4
@@ -111,14 +111,15 @@ class AssistedService(TableService):
         table = await self.get(table_id)
         async with table.lock:
             me = table.seat_of(token)
-            if not isinstance(seat, int) or isinstance(seat, bool) or not (
-                0 <= seat < table.players
-            ):
-                raise bad(f"'seat' must be a seat number from 0 to {table.players - 1}")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise bad("'seat' must be a seat number")
+            if not 0 <= seat < table.players:
+                raise WebError("not-found", f"'seat': this table has no seat {seat} (its seats "
+                                            f"are 0 to {table.players - 1})")
             try:
                 level = check_level(level or table.settings.level, "'level'")
             except SettingsError as exc:
-                raise bad(str(exc)) from None
+                raise WebError("bad-bot", str(exc)) from None
             target = table.seats[seat]
             if target.controller == "bot":
                 raise WebError("not-allowed", f"a bot already plays {target.name}'s seat")

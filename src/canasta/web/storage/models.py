@@ -7,7 +7,7 @@ before it (and, once finished, its score sheets), and one row per accepted actio
 stored grows faster than the actions played: a new hand adds one row, an action one row,
 the end of a hand writes that hand's sheets on its own row.
 
-The migrations in ``canasta/web/migrations`` build the same schema
+The migrations in ``canasta/web/storage/migrations`` build the same schema
 (tests/web/test_web_storage.py compares them).
 """
 
@@ -52,7 +52,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # 0003
     public: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    # 0004: the complete rules (canasta.web.game.rules_json: the options as applied and
+    # 0004: the complete rules (canasta.web.play.game.rules_json: the options as applied and
     # every field), the secret seed of the deals to come, the hand in play, who is to act
     # ("bot", "human", "deal" or "over"), the process that plays its bots and until when,
     # and the last change
@@ -140,7 +140,7 @@ class SeatData:
 @dataclass
 class HandData:
     """One stored hand: how it was dealt, its (not undone) actions as (seat, text), and once
-    it is finished its end and score sheets (:func:`canasta.web.game.sheet_to_json`)."""
+    it is finished its end and score sheets (:func:`canasta.web.play.game.sheet_to_json`)."""
 
     number: int
     dealer: int
@@ -154,7 +154,7 @@ class HandData:
 
 @dataclass
 class TableData:
-    """A stored table. ``rules`` is the complete rules (``canasta.web.game.rules_json``;
+    """A stored table. ``rules`` is the complete rules (``canasta.web.play.game.rules_json``;
     None only for a table that predates it), ``seed`` the secret seed of the next deals,
     ``hands`` the hands loaded (all of them, or the current one with the finished ones'
     sheets)."""
@@ -190,7 +190,7 @@ class FinishedHand:
 @dataclass
 class Changes:
     """What a process that holds a table needs to catch up with the database (see
-    :meth:`canasta.web.storage.Store.changes_since`): the table's row values, its seats,
+    :meth:`canasta.web.storage.store.Store.changes_since`): the table's row values, its seats,
     and the actions after the version it holds when they continue its hand; ``hands`` is
     filled instead (every hand from the one it holds on, current actions included) when a
     new hand began or an undo rewound the hand."""

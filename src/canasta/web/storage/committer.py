@@ -4,7 +4,7 @@ the database together in the next one.
 SQLite writes one transaction at a time and each commit waits for the disk (about 3 ms
 here): stored one by one, 300 tables moving every 0.6 s would need 1.5 s of commits each
 second. A :class:`Committer` hands every waiting move to one call of
-:meth:`canasta.web.storage.Store.append_many` (one commit), and each mover learns its own
+:meth:`canasta.web.storage.store.Store.append_many` (one commit), and each mover learns its own
 outcome: nothing is acknowledged before its transaction is committed.
 """
 
@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from canasta.web.storage import Append
+from canasta.web.storage.store import Append
 
 Run = Callable[[list[Append]], Awaitable[list[Exception | None]]]
 

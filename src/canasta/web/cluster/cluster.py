@@ -3,12 +3,12 @@ the others, and the upkeep of the tables in memory.
 
 - **Leases.** The bots and the turn clock of a table are run by one process: the holder of
   the table's lease (``canasta_tables.owner``, ``lease_until``;
-  :meth:`canasta.web.storage.Store.claim`). A process takes the lease of a table it loads
+  :meth:`canasta.web.storage.store.Store.claim`). A process takes the lease of a table it loads
   when nobody holds it, renews all its leases every ``lease / 3`` seconds in one statement,
   and gives them up when it stops. A process killed with SIGKILL renews nothing: after
   ``lease`` seconds another one takes its tables over (those it holds in memory, and the
   tables whose bots are to move, in batches), catching up with the database first.
-- **News.** Each change a process commits is published (:mod:`canasta.web.pubsub`); a
+- **News.** Each change a process commits is published (:mod:`canasta.web.cluster.pubsub`); a
   process holding that table applies the stored actions it is told of, or reads what
   changed from the database, and sends its own connections the new state. Each process
   also publishes how many connections it holds to each seat of a table (``presence``), so
@@ -31,11 +31,11 @@ import logging
 import time
 from typing import Any, Protocol
 
-from canasta.web.clock import ClockKeeper
-from canasta.web.models import now
-from canasta.web.pubsub import LocalBus, RedisBus
-from canasta.web.seats import Table
-from canasta.web.storage import Store
+from canasta.web.cluster.pubsub import LocalBus, RedisBus
+from canasta.web.play.clock import ClockKeeper
+from canasta.web.play.seats import Table
+from canasta.web.storage.models import now
+from canasta.web.storage.store import Store
 
 log = logging.getLogger("canasta.web")
 
@@ -54,7 +54,7 @@ BATCH = 50
 
 
 class Service(Protocol):
-    """What the cluster needs of the table service (:class:`canasta.web.service.TableService`,
+    """What the cluster needs of the table service (:class:`canasta.web.play.service.TableService`,
     which owns it)."""
 
     store: Store
@@ -235,7 +235,7 @@ class Cluster:
                 self.service._broadcast(table)
 
     async def on_message(self, message: dict[str, Any]) -> None:
-        """Act on a message of another process (:mod:`canasta.web.pubsub`)."""
+        """Act on a message of another process (:mod:`canasta.web.cluster.pubsub`)."""
         svc = self.service
         origin = str(message.get("o"))
         self._heard[origin] = time.monotonic()

@@ -97,7 +97,7 @@ def _replayed(conn: sa.Connection, t: Any) -> tuple[dict[str, Any], str, dict[in
             "SELECT controller FROM canasta_seats WHERE table_id = :t AND seat = :s"),
             {"t": t.id, "s": state.actor}).scalar()
         turn = "bot" if controller == "bot" else "human"
-    # as the server stores them (canasta.web.game.rules_json): the options as applied too
+    # as the server stores them (canasta.web.play.game.rules_json): the options as applied too
     return {"options": dict(rules.options), "rules": rules_to_json(rules)}, turn, sheets
 
 

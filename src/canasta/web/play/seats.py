@@ -4,7 +4,7 @@ absent person), its connections, and the state message each seat receives.
 A seat is created ``human``, ``bot`` or ``open`` (a free seat of a public table, played by a
 bot until a person takes it from the lobby). ``controller`` says who plays it now; ``away``
 marks a person's seat that a bot plays because their turn clock ran out or they have been
-disconnected for a while (canasta.web.clock): the person takes it back by coming back.
+disconnected for a while (canasta.web.play.clock): the person takes it back by coming back.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any
 
 from canasta.bots import Bot
 from canasta.core.undo import TurnMark
-from canasta.web.connections import Connection
-from canasta.web.errors import WebError
-from canasta.web.game import Game
-from canasta.web.models import SeatData
-from canasta.web.settings import TableSettings
+from canasta.web.play.connections import Connection
+from canasta.web.play.game import Game
+from canasta.web.play.settings import TableSettings
+from canasta.web.protocol.errors import WebError
+from canasta.web.storage.models import SeatData
 
 __all__ = ["MAX_NAME", "Connection", "Seat", "Table", "hash_token"]
 
@@ -68,7 +68,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    #: the turn clock (canasta.web.clock): which turn it runs for, and when it runs out
+    #: the turn clock (canasta.web.play.clock): which turn it runs for, and when it runs out
     clock_turn: tuple[int, int, int] | None = None
     clock_deadline: float | None = None
     clock_task: asyncio.Task[None] | None = None
@@ -85,9 +85,9 @@ class Table:
     #: time.monotonic() of the last use (tables nobody uses leave the memory)
     used: float = field(default_factory=time.monotonic)
     #: an engine call for this table ran past its budget and has not returned: nothing
-    #: touches the match until it does (canasta.web.engine)
+    #: touches the match until it does (canasta.web.play.engine)
     paused: bool = False
-    #: the state messages are to be sent again (canasta.web.service: one sender per table)
+    #: the state messages are to be sent again (canasta.web.play.service: one sender per table)
     dirty: bool = False
     sender: asyncio.Task[None] | None = None
 
