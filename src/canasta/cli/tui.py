@@ -190,7 +190,8 @@ class TableApp(App[None]):
             return cls
         bindings = [Binding(key, action, t(f"play.key.{label}", lang))
                     for key, action, label in cls.KEYS]
-        bindings += [b for b in cls.BINDINGS if b.key in ("tab", "ctrl+c")]
+        bindings += [b for b in cls.BINDINGS
+                     if isinstance(b, Binding) and b.key in ("tab", "ctrl+c")]
         return type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": bindings})
 
     # layout ----------------------------------------------------------------------------------
