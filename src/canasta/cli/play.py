@@ -46,7 +46,7 @@ from canasta.formats.records import (
     record_to_match,
     state_from_document,
 )
-from canasta.i18n import languages, resolve_lang, t, variant_name
+from canasta.i18n import has, languages, resolve_lang, t, variant_name
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
@@ -436,8 +436,12 @@ def setup(opts: Options, console: Console) -> Session:
 def greeting(session: Session) -> list[str]:
     """The first lines of a new match: rules, bots, partner."""
     match, names, kinds = session.match, session.names, session.kinds
-    seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
     lang = session.lang
+
+    def level(kind: str) -> str:  # a level in words of the table ("médio"), a bot as named
+        return t(f"ui.level_{kind}", lang) if has(f"ui.level_{kind}") else kind
+
+    seats = ", ".join(f"{names[s]} ({level(kinds[s])})" for s in range(1, match.players))
     out = [t("plain.greeting", lang, variant=variant_name(match.rules.name, lang),
              players=match.players, bots=seats)]
     partner = [names[s] for s in match.teams[0] if s != 0]
