@@ -130,8 +130,10 @@ def test_a_whole_hand_by_numbers_and_typed_moves(tmp_path: Path) -> None:
     plain, quote = full.split(" — ", 1)
     assert plain.startswith("Not allowed: ") and plain in text
     assert quote.startswith("seed 002: ")
-    assert text.index(plain) < text.index(quote), "the quote comes only with `why`"
-    assert f"rule: {info.value.rule}" in text
+    sentence = quote.removeprefix("seed 002: ")
+    assert text.index(plain) < text.index(sentence), "the quote comes only with `why`"
+    assert "the International Canasta text (seed 002, written in Italian) says: " in text
+    assert f"rule: {info.value.rule}" not in text  # no internal rule id
     assert "Cannot read that move: '9x' is not a card or a rank" in text
     assert text.count("Not allowed: ") >= 2  # the card not held, refused by the engine
     assert "No move number 99" in text
@@ -352,5 +354,5 @@ def test_refusals_in_italian_with_the_variants_own_seed() -> None:
                       "--lang", "it"], ["discard JK", "why", "quit"])
     text = flat(out)
     assert code == 0
-    assert "Non consentito: " in text and "testo 000: «" in text
+    assert "Non consentito: " in text and "(testo 000, scritto in italiano) dice: «" in text
     assert "Not allowed" not in text

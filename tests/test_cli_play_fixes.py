@@ -189,3 +189,24 @@ def test_resume_keeps_every_seat_name_and_bot_spec(tmp_path: Path) -> None:
     assert code == 0, out
     assert json.loads(rec.read_text("utf-8"))["names"] == [
         "Ana", "West (easy)", "North (easy)", "East (easy)"]
+
+
+def test_names_name_the_other_seats_and_auto_draw_draws_when_nothing_else_starts_the_turn(
+) -> None:
+    """Six-player tables read "Seat 1 … Seat 5": --names names them. --auto-draw draws from
+    the stock for the person when the pile cannot be taken."""
+    result = runner.invoke(app, ["play", "--plain", "--seed", "3", "--auto-draw",
+                                 "--names", "Ann,Bob,Cleo", "--bots", "random"],
+                           input="d 3s\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Bots: Ann (random), Bob (random), Cleo (random)." in out
+    assert "Your partner: Bob." in out
+    assert "(Drawn for you from the stock: the pile could not be taken.)" in out
+    assert out.index("You draw") < out.index("(Drawn for you")
+    six = runner.invoke(app, ["play", "--plain", "--variant", "canastone", "--players", "6",
+                              "--names", "Me,A,B,C,D,E", "--seed", "1"], input="quit\n")
+    assert six.exit_code == 0, six.output
+    assert "Seat " not in six.output and "Me & B & D" in " ".join(six.output.split())
+    bad = runner.invoke(app, ["play", "--plain", "--names", "A,B,C,D,E"], input="quit\n")
+    assert bad.exit_code == 2 and "--names" in bad.output

@@ -128,7 +128,7 @@ def test_position_of_a_position_file_and_stdin(tmp_path: Path) -> None:
     bad = json.loads(first)
     bad["stock"] = bad["stock"][1:]
     result = cli(["position", "-"], json.dumps(bad))
-    assert result.exit_code == 2 and "<stdin>: $: the position holds" in result.stderr
+    assert result.exit_code == 2 and "<stdin>: the position holds" in result.stderr
     result = cli(["position", "-", "--hand", "1"], first)
     assert result.exit_code == 2
 
@@ -161,3 +161,22 @@ def test_a_game_begun_from_a_position_replays_and_checks(tmp_path: Path) -> None
     result = cli(["replay", str(out), "--no-interactive"])
     assert "from a saved position" in result.stdout
     assert match_to_record(match)["hands"][0]["start"]["deck"] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_position_draws_a_board_and_json_stays_json(tmp_path: Path, lang: str) -> None:
+    """`canasta position FILE` was JSON only: `--board` (the default in a terminal) draws
+    the table as the seat to act sees it, with the other hands below; `--json` keeps JSON,
+    as does output to a pipe."""
+    path = saved_game(tmp_path)
+    board = cli(["position", str(path), "--board", "--lang", lang])
+    assert board.exit_code == 0, board.output
+    words = {"en": ("Your hand (", "Melds of", " holds: "),
+             "pt": ("Sua mão (", "Jogos de", " tem na mão: ")}[lang]
+    for w in words:
+        assert w in board.stdout, board.stdout
+    assert "{" not in board.stdout
+    assert json.loads(cli(["position", str(path), "--json"]).stdout)["format"] == \
+        "canasta-position"
+    assert json.loads(cli(["position", str(path)]).stdout)["format"] == "canasta-position"
+    assert cli(["position", str(path), "--board", "--seat", "9"]).exit_code == 2

@@ -414,7 +414,8 @@ def test_help_opens_over_the_table_and_closes() -> None:
         await pilot.press("f6")
         await pilot.pause()
         text = "\n".join(shot(app, "table-pile"))
-        cards = " ".join(card_text(c) for c in s.view.pile)
+        # with suit symbols, as the rest of the table writes cards ("7♥", not "7h")
+        cards = " ".join(render.symbol_text(card_text(c)) for c in s.view.pile)
         assert f"Discard pile, bottom to top ({len(s.view.pile)} face up): {cards[:20]}" in text
 
     drive(app, (80, 24), script)
@@ -586,3 +587,114 @@ def test_help_speaks_the_players_language() -> None:
         assert "Digite uma jogada" in text and "draw from the stock" not in text
 
     drive(app, (80, 24), script)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_ctrl_c_asks_before_leaving_and_says_the_match_is_saved(tmp_path: Path,
+                                                                 lang: str) -> None:
+    """Ctrl-C did nothing on the table (in the input line it copies): it asks "Quit? (your
+    match is saved)", n goes on playing, y leaves and saves."""
+    save = tmp_path / "g.json"
+    s = new_session(save=save, lang=lang)
+    app = TableApp.in_language(lang)(s, speed=0)
+    from canasta.cli.tui import QuitScreen
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        text = "\n".join(shot(app, f"table-ctrl-c-{lang}"))
+        words = {"en": "Quit? (your match is saved in", "pt": "Sair? (a partida está salva em"}
+        assert words[lang] in text, text
+        await pilot.press("n")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        await pilot.press("s" if lang == "pt" else "y")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.quit_message.startswith("Saved to" if lang == "en" else "Salvo em")
+    assert json.loads(save.read_text("utf-8"))["format"] == "canasta-record"
+
+
+def test_ctrl_c_twice_leaves_and_an_unsaved_match_says_so() -> None:
+    s = new_session()
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert "this match is not saved" in "\n".join(shot(app, "table-ctrl-c-unsaved"))
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+
+    drive(app, (80, 24), script)
+    assert app.quit_message.startswith("Bye.")
+
+
+def test_auto_draw_draws_on_the_table_when_nothing_else_starts_the_turn() -> None:
+    from canasta.core.state import Phase
+
+    for seed in range(3, 12):
+        s = new_session(seed=seed, auto_draw=True)
+        app = TableApp(s, speed=0)
+        seen: list[str] = []
+
+        async def script(pilot: Pilot[None], s: Session = s, app: TableApp = app,
+                         seen: list[str] = seen) -> None:
+            await until_human(pilot, s)
+            await pilot.pause()
+            seen.append(s.view.phase.value)
+            seen.extend(str(line.text) for line in app.query_one("#messages", RichLog).lines)
+
+        drive(app, (80, 24), script)
+        if seen[0] == Phase.PLAY.value:
+            assert any("Drawn for you from the stock" in line for line in seen), seen
+            return
+    raise AssertionError("no deal where the pile could not be taken")
+
+
+def test_the_mouse_draws_builds_a_meld_and_plays_a_move_of_the_menu() -> None:
+    """Clicks: the stock in the title draws, a card of the hand goes into the input line (a
+    second click takes it out), a move of the menu is played; the keys still work."""
+    from canasta.cli.table_view import card_at
+    from canasta.core.state import Phase
+
+    s = new_session(seed=5)
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await pilot.pause()
+        assert s.view.phase is Phase.DRAW
+        title = screen_text(app)[0]
+        stock = title.rfind("Stock")
+        await pilot.click("#title", offset=(stock + 2, 0))
+        await pilot.pause()
+        assert s.view.phase is Phase.PLAY, "the click on the stock drew"
+        hand_line = screen_text(app)[[i for i, line in enumerate(screen_text(app))
+                                      if line.startswith("Your hand")][0]]
+        x = hand_line.index(": ") + 2
+        card = card_at(hand_line, x)
+        assert card
+        await pilot.click("#hand", offset=(x, 0))
+        await pilot.pause()
+        prompt = app.query_one("#prompt")
+        assert prompt.value == f"m {card}"  # type: ignore[attr-defined]
+        await pilot.click("#hand", offset=(x, 0))
+        await pilot.pause()
+        assert prompt.value.strip() == "m"  # type: ignore[attr-defined]
+        prompt.value = ""  # type: ignore[attr-defined]
+        row, start, _, line = next(sp for sp in app.menu_spans if sp[3].startswith("d "))
+        before = len(s.match.record.actions)
+        await pilot.click("#menu", offset=(start, row))
+        await pilot.pause()
+        assert len(s.match.record.actions) > before
+        assert any(str(x.text) == "> " + line
+                   for x in app.query_one("#messages", RichLog).lines)
+
+    drive(app, (100, 30), script)

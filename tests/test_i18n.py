@@ -108,9 +108,10 @@ def test_every_rule_id_the_engine_refuses_with_has_a_text() -> None:
 
 
 def test_no_refusal_text_is_left_without_a_rule_raising_it() -> None:
-    rules = {x: load_preset("international", {"melds.wild_ratio": x}) for x in ("le", "lt")}
-    state_values = refusal_values(rules["le"], State.deal(rules["le"], 4, seed=1))
-    keys = {refusal_key(r, rules[x], v) for r in raised_rule_ids() for x in ("le", "lt")
+    # every preset: the pile's texts depend on whether a wild card may stand for a natural
+    rules = [load_preset(p, {"melds.wild_ratio": x}) for p in PRESETS for x in ("le", "lt")]
+    state_values = refusal_values(rules[0], State.deal(rules[0], 4, seed=1))
+    keys = {refusal_key(r, rs, v) for r in raised_rule_ids() for rs in rules
             for v in ({}, state_values)}
     cases = raised_cases()
     texts = {k for k in catalogue("en") if k.startswith("refusal.")

@@ -5,7 +5,10 @@ running total to the target of the player count."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from formatkit import cli
 
@@ -106,3 +109,79 @@ def test_the_interactive_scorepad_speaks_the_scorekeepers_language(tmp_path: Pat
         assert english not in out
     result = cli(["score", "-i", "--lang", "it", "--sheet", str(sheet)], "quit\n")
     assert "Riaperto" in result.stdout and "1 mano." in result.stdout
+
+
+def _reader(lines: list[str]) -> Callable[[str], str]:
+    """Answers the prompts with ``lines``, then Ctrl-C (KeyboardInterrupt)."""
+    answers = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    return read
+
+
+def _pad(lines: list[str], sheet: Path | None) -> tuple[int, str]:
+    import io
+
+    from rich.console import Console
+
+    from canasta.cli.scorepad import Scorepad
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    code = Scorepad(None, None, console, _reader(lines), sheet=sheet).run()
+    return code, out.getvalue()
+
+
+def test_ctrl_c_saves_the_hands_entered_and_says_where(tmp_path: Path) -> None:
+    sheet = tmp_path / "m.json"
+    # hand 1 entered, then Ctrl-C half-way through hand 2
+    code, out = _pad(["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "y", NAT_K],
+                     sheet)
+    assert code == 130
+    assert "Interrupted (Ctrl-C): the hand entered is saved in" in out
+    assert f"canasta score -i --sheet {sheet}" in out.replace("\n", "")
+    assert len(json.loads(sheet.read_text("utf-8"))["hands"]) == 1
+
+
+def test_ctrl_c_without_a_sheet_file_saves_one_here(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out = _pad(["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2], None)
+    assert code == 130
+    saved = list(tmp_path.glob("canasta-sheet-*.json"))
+    assert len(saved) == 1, out
+    assert saved[0].name in out.replace("\n", "")
+    assert json.loads(saved[0].read_text("utf-8"))["format"] == "canasta-match-sheet"
+
+
+def test_ctrl_c_before_any_hand_says_nothing_is_saved(tmp_path: Path) -> None:
+    code, out = _pad(["international"], tmp_path / "m.json")
+    assert code == 130
+    assert "no hand was entered" in out
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_one_teams_line_of_a_hand_is_fixed_without_typing_the_hand_again(
+        tmp_path: Path) -> None:
+    """`fix 1 2` asks only team 2's line of hand 1 (the Js forgotten): team 1's line stays
+    as typed, and the match is scored again."""
+    sheet = tmp_path / "m.json"
+    hand_2 = ["", "0", "n", "4c", "4d", "", NAT_K, "", "0", "y", "n", "", "", ""]
+    team_2_again = ["Qs Qh Qd", "", "0", "", "4h 4d", ""]
+    lines = ["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "y", *hand_2,
+             "fix 1 2", *team_2_again, "n"]
+    result = cli(["score", "-i", "--sheet", str(sheet)], "\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stdout
+    out = result.stdout
+    assert "+830 = 830" in out and "+20 = 20" in out and "+670 = 690" in out
+    doc = json.loads(sheet.read_text("utf-8"))
+    assert [t["score_before"] for t in doc["hands"][1]["teams"]] == [830, 20]
+    bad = cli(["score", "-i", "--sheet", str(tmp_path / "b.json")],
+              "\n".join(["international", "4", *HAND_1_TEAM_1, *HAND_1_TEAM_2, "fix 1 3", "n"])
+              + "\n")
+    assert "there is no team 3" in bad.stdout

@@ -165,7 +165,7 @@ def test_a_fuzzed_match_sheet_is_read_or_refused_with_a_path(tmp_path: Path,
         result.exception
     assert "Traceback" not in result.stdout + result.stderr
     if result.exit_code == 2:
-        assert f"{path}: $" in result.stderr, result.stderr
+        assert f"{path}: " in result.stderr, result.stderr
         assert path.read_bytes() == before  # a refused sheet is left as it was
     else:
         assert result.exit_code in (0, 1), (result.exit_code, result.stdout)

@@ -39,6 +39,7 @@ def _register() -> None:
         bots_cmd,
         hint,
         play,
+        profile,
         replay,
         review,
         rules_cmd,
@@ -49,7 +50,7 @@ def _register() -> None:
     )
 
     for module in (play, simulate, tournament, bots_cmd, rules_cmd, score, replay, review, serve,
-                   hint):
+                   hint, profile):
         module.register(app)
 
 

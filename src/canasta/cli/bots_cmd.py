@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from canasta.bots import BotInfo, Param, bot_info, bot_names
+from canasta.cli.options import check_lang
 from canasta.i18n import has, languages, resolve_lang, t
 
 
@@ -83,6 +84,7 @@ def register(app: typer.Typer) -> None:
     def bots_cmd(
         as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the descriptions: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
         """List the bots and their parameters (name them as name:key=value,...)."""

@@ -165,11 +165,14 @@ def points_line(view: View, lang: str = "en") -> str:
              hand=sum(POINTS[c] for c in view.hand))
 
 
-def pile_cards_lines(view: View, lang: str = "en") -> list[str]:
+def pile_cards_lines(view: View, lang: str = "en",
+                     card_label: Callable[[str], str] | None = None) -> list[str]:
     """The discard pile's face-up cards, bottom to top (every discard was seen), and how many
-    lie face down under them (seed 000's pile seeded under the upcard)."""
+    lie face down under them (seed 000's pile seeded under the upcard). ``card_label``
+    writes each card (``7h`` -> ``7♥`` on the full-screen table)."""
+    label = card_label or (lambda text: text)
     out = [t("play.pile.cards", lang, n=len(view.pile),
-             cards=" ".join(card_text(c) for c in view.pile) or "-")]
+             cards=" ".join(label(card_text(c)) for c in view.pile) or "-")]
     hidden = view.hidden.get("pile", 0)
     if hidden:
         out.append(t("play.pile.hidden", lang, n=hidden))

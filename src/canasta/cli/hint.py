@@ -17,10 +17,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from canasta.bots import Suggestion, suggest
+from canasta.cli.options import check_lang
 from canasta.core.actions import action_to_json
 from canasta.formats.jsondoc import FormatError
 from canasta.formats.records import load_position
-from canasta.i18n import resolve_lang, t
+from canasta.i18n import languages, resolve_lang, t
 
 
 def suggestions_json(items: list[Suggestion], lang: str) -> list[dict[str, object]]:
@@ -45,7 +46,9 @@ def register(app: typer.Typer) -> None:
             help="The seat to advise (default: the seat to act).")] = None,
         n: Annotated[int, typer.Option("--n", min=1, max=20,
                                        help="How many moves to suggest.")] = 3,
-        lang: Annotated[str, typer.Option(help="Language of the reasons (en, it).")] = "en",
+        lang: Annotated[str, typer.Option(
+            callback=check_lang,
+            help="Language of the reasons: " + ", ".join(languages()) + ".")] = "en",
         budget: Annotated[float, typer.Option(
             min=0.01, max=60.0, help="Seconds of search.")] = 0.4,
         iterations: Annotated[int | None, typer.Option(

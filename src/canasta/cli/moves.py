@@ -64,12 +64,16 @@ SHORT_VERBS = {
 
 
 class MoveError(ValueError):
-    """A typed move names no action: the message says why, in plain words. ``choices`` holds
-    the legal actions it could have meant, when it was ambiguous."""
+    """A typed move names no action: the message says why, in plain words (English); ``key``
+    and ``values`` give it in the catalogues (``moves.*``, :mod:`canasta.i18n`). ``choices``
+    holds the legal actions it could have meant, when it was ambiguous."""
 
-    def __init__(self, message: str, choices: Sequence[Action] = ()) -> None:
+    def __init__(self, message: str, choices: Sequence[Action] = (), key: str = "",
+                 **values: str) -> None:
         super().__init__(message)
         self.choices = tuple(choices)
+        self.key = key
+        self.values = values
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ def _pick(tokens: Sequence[str], hand: Sequence[int], first: int) -> list[int]:
             rank = parse_rank(tok)
         except CardParseError:
             raise MoveError(f"'{tok}' is not a card or a rank (cards: Kh 10s JK; ranks: K 10 "
-                            "2)") from None
+                            "2)", key="moves.not_a_card", token=tok) from None
         by_rank.append((rank, tok))
     out: list[int] = []
     for card in exact:
@@ -136,7 +140,8 @@ def _pick(tokens: Sequence[str], hand: Sequence[int], first: int) -> list[int]:
         else:
             pool = sorted(c for c in left if left[c] > 0 and c != JOKER and rank_of(c) == rank)
         if not pool:
-            raise MoveError(f"you hold no {'more ' if out else ''}{tok.upper()}")
+            raise MoveError(f"you hold no {'more ' if out else ''}{tok.upper()}",
+                            key="moves.none_more" if out else "moves.none", rank=tok.upper())
         left[pool[0]] -= 1
         out.append(pool[0])
     return out
@@ -151,7 +156,7 @@ def resolve(line: str, view: View) -> Action:
     """
     words = line.strip().split()
     if not words:
-        raise MoveError("type a move, or help")
+        raise MoveError("type a move, or help", key="moves.empty")
     verb = SHORT_VERBS.get(words[0].lower())
     legal = view.legal_actions
     if verb is None:
@@ -160,33 +165,34 @@ def resolve(line: str, view: View) -> Action:
         try:
             return parse_action(line)
         except ActionParseError as exc:
-            raise MoveError(str(exc)) from None
+            raise MoveError(str(exc), key="moves.unknown", word=words[0]) from None
     args = words[1:]
     if verb in ("draw", "ask-partner", "retract", "end-hand"):
         if args:
-            raise MoveError(f"{verb} takes no cards")
+            raise MoveError(f"{verb} takes no cards", key="moves.no_cards", verb=verb)
         return parse_action(verb)
     hand = view.hand
     if verb == "discard":
         if len(args) != 1:
-            raise MoveError("discard one card, e.g. d Kc")
+            raise MoveError("discard one card, e.g. d Kc", key="moves.discard_one")
         return Discard(_pick(args, hand, 2)[0])
     if verb == "meld":
         if not args:
-            raise MoveError("name the cards of the meld, e.g. m 9 9 JK")
+            raise MoveError("name the cards of the meld, e.g. m 9 9 JK", key="moves.meld_cards")
         return Meld(tuple(_pick(args, hand, 2)))
     if verb == "take-pile":
         if args:
             return TakePile(tuple(_pick(args, hand, 2)))
         takes = [a for a in legal if isinstance(a, TakePile)]
         if len(takes) > 1 and TakePile() not in takes:
-            raise MoveError("say which cards take the pile", takes)
+            raise MoveError("say which cards take the pile", takes, key="moves.which_take")
         if TakePile() in takes or not takes:
             return TakePile()
         return takes[0]
     # lay-off: "l 9 9h 2c" names the meld's rank first; "l 9h" or "l 9 9" work out the rank.
     if not args:
-        raise MoveError("name the meld's rank and the cards, e.g. l 9 9h")
+        raise MoveError("name the meld's rank and the cards, e.g. l 9 9h",
+                        key="moves.layoff_rank")
     try:
         rank = parse_rank(args[0])
         cards = _pick(args[1:], hand, 3) if len(args) > 1 else []
@@ -202,7 +208,8 @@ def resolve(line: str, view: View) -> Action:
                        and Counter(a.cards) == Counter(cards)]
             if len(options) == 1:
                 return options[0]
-            raise MoveError("name the meld first, e.g. l 9 JK", options)
+            raise MoveError("name the meld first, e.g. l 9 JK", options,
+                            key="moves.layoff_first")
     return LayOff(rank, tuple(cards))
 
 
@@ -233,6 +240,15 @@ class MenuLine:
     label: str
     moves: tuple[str, ...]
     kind: str
+    #: What is typed before each move to play it (``m``, ``l K``, ``d``; ``""`` on the first
+    #: line, whose moves begin with their short form).
+    prefix: str = ""
+
+    def command(self, move: str) -> str:
+        """The line that plays ``move`` of this line (``l K 2c``; ``s`` for ``s (draw)``)."""
+        if self.kind == "turn":
+            return move.split(" (")[0].split(": ")[-1]
+        return f"{self.prefix} {move}"
 
 
 def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
@@ -269,13 +285,15 @@ def grouped_menu(view: View, lang: str = "en") -> list[MenuLine]:
     for key in sorted(melds, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[1:])
                       for a in sorted(melds[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(t("play.menu.meld", lang, rank=rank_text(key)), moves, "meld"))
+        lines.append(MenuLine(t("play.menu.meld", lang, rank=rank_text(key)), moves, "meld",
+                              "m"))
     for key in sorted(offs, key=by_rank):
         moves = tuple(" ".join(short_text(a).split()[2:])
                       for a in sorted(offs[key], key=lambda a: (len(a.cards), a.cards)))
-        lines.append(MenuLine(t("play.menu.on", lang, rank=rank_text(key)), moves, "lay-off"))
+        lines.append(MenuLine(t("play.menu.on", lang, rank=rank_text(key)), moves, "lay-off",
+                              f"l {rank_text(key)}"))
     discards = sorted({a.card for a in legal if isinstance(a, Discard)}, key=sort_key)
     if discards:
         lines.append(MenuLine(t("play.menu.discard", lang), tuple(card_text(c) for c in discards),
-                              "discard"))
+                              "discard", "d"))
     return lines

@@ -31,6 +31,7 @@ import canasta.cli.moves as moves
 import canasta.cli.render as render
 from canasta.bots import BOTS, make_bot
 from canasta.bots import split_specs as split_bot_specs
+from canasta.cli.options import check_lang, check_save_path
 from canasta.cli.session import Session, decision_seed, split_record_name  # noqa: F401
 from canasta.core.events import action_of
 from canasta.core.match import Match
@@ -45,39 +46,37 @@ from canasta.formats.records import (
     record_to_match,
     state_from_document,
 )
-from canasta.i18n import languages, resolve_lang, t
+from canasta.i18n import has, languages, resolve_lang, t, variant_name
 
 #: Reads one line of input after showing a prompt; raises EOFError when input ends.
 Reader = Callable[[str], str]
 
+#: The moves as typed (short and text forms) and the catalogue key (``plain.help.*``) of what
+#: each does.
 HELP_MOVES = (
-    ("s   draw", "draw from the stock"),
-    ("t   take-pile 7h 7c", "take the pile: meld its top card with 7h 7c (t 7 7: any sevens)"),
-    ("t   take-pile", "take the pile: add its top card to your side's meld"),
-    ("m 9 9 JK   meld 9s 9d JK", "lay down a new meld (a rank alone: any card of it)"),
-    ("l 9 9h 2c   lay-off 9 9h 2c", "add cards to your side's meld of nines (W: wild meld)"),
-    ("d Kc   discard Kc", "discard and end your turn (your last card: you go out)"),
-    ("a   ask-partner", "ask your partner whether you may go out (the answer binds)"),
-    ("r   retract", "take back an opening short of the minimum (the minimum then rises)"),
-    ("e   end-hand", "the stock is gone: decline the discard and end the hand"),
-)
-HELP_NOTES = (
-    "Cards: rank A K Q J 10 9 8 7 6 5 4 3 2 (T = 10) and suit s h d c; JK is a joker.",
-    "Other commands: help or ? (this list), hint (suggested moves), undo (with --undo: take "
-    "back this turn's melds), why (the rule's own words after a refusal), pile (what taking "
-    "the pile needs), table, log (the whole hand so far), quit (save and leave).",
+    ("s   draw", "draw"),
+    ("t   take-pile 7h 7c", "take"),
+    ("t   take-pile", "take_onto"),
+    ("m 9 9 JK   meld 9s 9d JK", "meld"),
+    ("l 9 9h 2c   lay-off 9 9h 2c", "lay_off"),
+    ("d Kc   discard Kc", "discard"),
+    ("a   ask-partner", "ask"),
+    ("r   retract", "retract"),
+    ("e   end-hand", "end"),
 )
 
 
-def help_text() -> Group:
-    """The notation and the commands, as a two-column list that wraps in narrow terminals."""
+def help_text(lang: str = "en") -> Group:
+    """The notation and the commands, as a two-column list that wraps in narrow terminals,
+    in ``lang``."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    for move, what in HELP_MOVES:
-        grid.add_row(move, what)
-    return Group(Text("Type the number of a move from the list, or the move itself:"), grid,
-                 *(Text(note) for note in HELP_NOTES))
+    for move, key in HELP_MOVES:
+        # the long forms are English words; other languages show the short ones only
+        grid.add_row(move if lang == "en" else move.split("   ")[0], t(f"plain.help.{key}", lang))
+    return Group(Text(t("plain.help.head", lang)), grid,
+                 *(Text(t(f"plain.help.{key}", lang)) for key in ("cards", "commands")))
 
 
 def default_bot() -> str:
@@ -133,8 +132,10 @@ class Game:
     def draw_table(self) -> None:
         s = self.session
         view = s.view
-        title = (f"Hand {s.hand_number} · {self.match.rules.name} · match to "
-                 f"{self.match.rules.target(self.match.players)}")
+        title = " · ".join([t("ui.hand_n", s.lang, n=s.hand_number),
+                            variant_name(self.match.rules.name, s.lang),
+                            t("play.tui.to", s.lang,
+                              target=self.match.rules.target(self.match.players))])
         self.console.print(render.table(view, s.names, title=title, log_lines=0,
                                         pending=len(self.state.pending_pile), lang=s.lang,
                                         marked=s.gained))
@@ -155,17 +156,19 @@ class Game:
                 self.show_result()
                 if self.match.winner is not None:
                     self.console.print(Text("\n" + s.match_over_text(), style="bold green"))
+                    note = s.record_profile()
+                    if note:
+                        self.console.print(Text(note, style="dim"))
                     return
-                self.ask("\nPress Enter to deal the next hand (or type quit): ")
+                self.ask("\n" + t("plain.next_hand", s.lang) + " ")
                 s.next_hand()
                 self.shown = 0
         except (_Quit, KeyboardInterrupt):
             if s.save is not None:
                 s.autosave()
-                self.console.print(f"Saved to {s.save}. Resume with: "
-                                   f"canasta play --resume {s.save}")
+                self.console.print(t("play.tui.saved", s.lang, path=s.save))
             else:
-                self.console.print("Bye. (Use --save PATH to keep a game for later.)")
+                self.console.print(t("play.tui.bye", s.lang))
 
     def ask(self, prompt: str) -> str:
         """Read one line; ``quit`` (or the end of input) leaves the game."""
@@ -174,15 +177,20 @@ class Game:
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             raise _Quit() from None
-        if line.strip().lower() in ("quit", "q", "exit"):
+        if self.session.command(line) in ("quit", "q", "exit"):
             raise _Quit()
         return line
 
     def play_hand(self) -> None:
-        self.console.rule(f"Hand {self.session.hand_number}")
+        self.console.rule(t("ui.hand_n", self.session.lang, n=self.session.hand_number))
         while not self.state.is_over:
             if self.session.human_to_act():
                 self.flush_log()
+                if self.session.auto_draw_now() is not None:  # --auto-draw: no choice here
+                    self.flush_log()
+                    self.console.print(Text("  " + t("play.auto_drew", self.session.lang),
+                                            style="dim"))
+                    continue
                 self.human_turn()
             else:
                 _, failure = self.session.play_bot()
@@ -205,9 +213,9 @@ class Game:
         legal = view.legal_actions
         self.draw_table()
         if view.phase is Phase.ANSWER:
-            self.console.print(Text(f"{s.names[view.current]} asks: may I go out? "
-                                    "(Your answer binds.)", style="bold"))
-            prompt = "Answer yes or no: "
+            self.console.print(Text(t("play.turn.answer", s.lang, name=s.names[view.current]),
+                                    style="bold"))
+            prompt = t("plain.answer", s.lang) + " "
         else:
             self.show_menu()
             prompt = f"{s.names[s.human]} > "
@@ -215,10 +223,10 @@ class Game:
             line = self.ask(prompt).strip()
             if not line:
                 continue
-            low = line.lower()
+            low = s.command(line)
             if low in ("help", "?"):
-                self.console.print(help_text())
-                self.console.print(render.legal_moves(legal))
+                self.console.print(help_text(s.lang))
+                self.console.print(render.legal_moves(legal, s.lang))
                 continue
             if low in ("table", "tab"):
                 self.draw_table()
@@ -253,12 +261,14 @@ class Game:
         state = self.state
         rec = self.match.record
         self.console.print(render.table(state.view(s.human), s.names,
-                                        title=f"Hand {s.hand_number} · final table",
+                                        title=t("plain.final_table", s.lang,
+                                                hand=t("ui.hand_n", s.lang, n=s.hand_number)),
                                         log_lines=0, lang=s.lang))
         self.console.print(Text(s.hand_end_text(), style="bold"))
         for seat in range(self.match.players):
             if seat != s.human and state.hand_size[seat]:
-                left = Text(f"  {s.names[seat]} held: ", style="dim")
+                left = Text("  " + t("plain.held_by", s.lang, name=s.names[seat]) + " ",
+                            style="dim")
                 left.append_text(render.hand_label(state.hand_cards(seat)))
                 self.console.print(left)
         tables = []
@@ -320,6 +330,30 @@ class Options:
     lang: str = "en"
     force: bool = False
     allow_undo: bool = False
+    #: Names of the other seats in playing order, or of every seat (yours first).
+    names: tuple[str, ...] = ()
+    #: Draw from the stock for the person when that is the only way to start the turn.
+    auto_draw: bool = False
+    #: Add each finished match to the local profile (canasta stats).
+    profile: bool = True
+
+
+def _named(names: list[str], given: tuple[str, ...]) -> list[str]:
+    """``names`` with ``--names`` applied: the other seats' names, or every seat's.
+
+    Raises:
+        SetupError: more names than seats, or an empty one.
+    """
+    if not given:
+        return names
+    if len(given) > len(names) or any(not n for n in given):
+        raise SetupError(f"--names: expected up to {len(names) - 1} names for the other seats "
+                         f"(or {len(names)} with yours first), comma-separated, none empty; "
+                         f"got {len(given)}")
+    out = list(names)
+    start = 0 if len(given) == len(names) else 1
+    out[start:start + len(given)] = given
+    return out
 
 
 class SetupError(Exception):
@@ -359,8 +393,9 @@ def setup(opts: Options, console: Console) -> Session:
             match, offset = _from_position(opts)
             kinds = ["", *_bot_list(opts.bots, match.players - 1)]
             names = render.seat_names(match.players, opts.name, resolve_lang(opts.lang))
-            console.print(f"Starting from {opts.start_from}: hand {offset + len(match.hands)} "
-                          f"in progress, {len(match.state.actions)} actions played.")
+            console.print(t("plain.started_from", resolve_lang(opts.lang),
+                            path=opts.start_from, n=offset + len(match.hands),
+                            actions=len(match.state.actions)))
         elif opts.resume is not None:
             data, source = read_document(opts.resume)
             if isinstance(data, dict) and data.get("format") == "canasta-position":
@@ -376,8 +411,8 @@ def setup(opts: Options, console: Console) -> Session:
                                    path=opts.resume, scores=scores))
             if save is None:
                 save = opts.resume
-            console.print(f"Resumed {opts.resume}: hand {len(match.hands)}, "
-                          f"{len(match.state.actions)} actions played.")
+            console.print(t("plain.resumed", resolve_lang(opts.lang), path=opts.resume,
+                            n=len(match.hands), actions=len(match.state.actions)))
         else:
             rules = load_preset(opts.variant, parse_rule_args(list(opts.rules_args)))
             if opts.players not in rules.deal.player_counts:
@@ -391,30 +426,40 @@ def setup(opts: Options, console: Console) -> Session:
         raise SetupError(str(exc)) from None
     if save is not None and save != opts.resume and save.exists() and not opts.force:
         raise SetupError(t("play.error.save_exists", resolve_lang(opts.lang), path=save))
-    return Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
-                   allow_undo=opts.allow_undo, hand_offset=offset)
+    names = _named(names, opts.names)
+    session = Session(match, names, kinds, lang=resolve_lang(opts.lang), save=save,
+                      allow_undo=opts.allow_undo, hand_offset=offset, auto_draw=opts.auto_draw)
+    session.profile = opts.profile
+    return session
 
 
 def greeting(session: Session) -> list[str]:
     """The first lines of a new match: rules, bots, partner."""
     match, names, kinds = session.match, session.names, session.kinds
-    seats = ", ".join(f"{names[s]} ({kinds[s]})" for s in range(1, match.players))
-    out = [f"Canasta ({match.rules.name.replace('_', ' ')} rules), {match.players} players. "
-           f"Bots: {seats}."]
+    lang = session.lang
+
+    def level(kind: str) -> str:  # a level in words of the table ("médio"), a bot as named
+        return t(f"ui.level_{kind}", lang) if has(f"ui.level_{kind}") else kind
+
+    seats = ", ".join(f"{names[s]} ({level(kinds[s])})" for s in range(1, match.players))
+    out = [t("plain.greeting", lang, variant=variant_name(match.rules.name, lang),
+             players=match.players, bots=seats)]
     partner = [names[s] for s in match.teams[0] if s != 0]
     if partner:
-        out.append(f"Your partner{'s' if len(partner) > 1 else ''}: {' & '.join(partner)}.")
+        out.append(t("plain.partners" if len(partner) > 1 else "plain.partner", lang,
+                     names=" & ".join(partner)))
     return out
 
 
 def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int | None,
           bots: str | None, save: Path | None, resume: Path | None, name: str | None,
           console: Console, read: Reader, start_from: str | None = None,
-          lang: str = "en", force: bool = False, allow_undo: bool = False) -> int:
+          lang: str = "en", force: bool = False, allow_undo: bool = False,
+          names: tuple[str, ...] = (), auto_draw: bool = False, profile: bool = True) -> int:
     """Set up and play a game in plain line mode; returns the exit code (2 for a bad
     option)."""
     opts = Options(variant, tuple(rules_args or ()), players, seed, bots, save, resume, name,
-                   start_from, lang, force, allow_undo)
+                   start_from, lang, force, allow_undo, names, auto_draw, profile)
     try:
         session = setup(opts, console)
         session.autosave()
@@ -432,7 +477,7 @@ def start(*, variant: str, rules_args: list[str] | None, players: int, seed: int
     else:
         for line in greeting(session):
             console.print(Text(line, style="bold"))
-        console.print("Type help at any prompt for the moves and commands.")
+        console.print(t("plain.type_help", session.lang))
     game.run()
     return 0
 
@@ -455,6 +500,7 @@ def register(app: typer.Typer) -> None:
                  "them): a level (easy, medium, hard, expert) or a bot name, with options "
                  "as name:key=value. Default: medium.")] = None,
         save: Annotated[Path | None, typer.Option(
+            callback=check_save_path,
             help="Save the match record here after every move (an existing file only with "
                  "--force).")] = None,
         force: Annotated[bool, typer.Option(
@@ -470,12 +516,13 @@ def register(app: typer.Typer) -> None:
                  "(- for standard input; --variant, --rule and --players are then "
                  "ignored).")] = None,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of refusals and of the log: " + ", ".join(languages()) + ".")] = "en",
         plain: Annotated[bool, typer.Option(
             help="Line by line, without the full-screen table (the default when input or "
                  "output is not a terminal).")] = False,
         speed: Annotated[float, typer.Option(
-            help="Seconds between two bots' moves on the full-screen table (0: at once).")
+            min=0.0, help="Seconds between two bots' moves on the full-screen table (0: at once).")
         ] = 0.8,
         step: Annotated[bool, typer.Option(
             help="Full-screen table: wait for a key after each bot move.")] = False,
@@ -486,9 +533,20 @@ def register(app: typer.Typer) -> None:
         undo: Annotated[bool, typer.Option(
             "--undo", help="Casual house rule: `undo` takes back your melds and lay-offs of "
                            "the turn before you discard.")] = False,
+        names: Annotated[str | None, typer.Option(
+            "--names", metavar="NAME,NAME,...",
+            help="The other seats' names in playing order (or every seat's, yours first), "
+                 "comma-separated: --names Ann,Bob,Cleo.")] = None,
+        auto_draw: Annotated[bool, typer.Option(
+            "--auto-draw", help="Draw from the stock for you when the pile cannot be taken "
+                                "(nothing else starts the turn).")] = False,
+        no_profile: Annotated[bool, typer.Option(
+            "--no-profile", help="Leave this match out of your local profile (canasta "
+                                 "stats).")] = False,
     ) -> None:
         """Play a match at seat 0 with a bot partner against bots."""
         console = Console(highlight=False)
+        seat_names = tuple(n.strip() for n in names.split(",")) if names else ()
         if sort not in ("rank", "suit"):
             console.print(Text("Error: --sort: expected rank or suit", style="bold red"),
                           soft_wrap=True)
@@ -503,7 +561,8 @@ def register(app: typer.Typer) -> None:
                 plain = True
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             opts = Options(variant, tuple(rule or ()), players, seed, bots, save, resume,
-                           name, start_from, lang, force, undo)
+                           name, start_from, lang, force, undo, seat_names, auto_draw,
+                           not no_profile)
             try:
                 session = setup(opts, console)
                 session.autosave()
@@ -520,6 +579,7 @@ def register(app: typer.Typer) -> None:
 
         code = start(variant=variant, rules_args=rule, players=players, seed=seed, bots=bots,
                      save=save, resume=resume, name=name, console=console, read=read,
-                     start_from=start_from, lang=lang, force=force, allow_undo=undo)
+                     start_from=start_from, lang=lang, force=force, allow_undo=undo,
+                     names=seat_names, auto_draw=auto_draw, profile=not no_profile)
         if code:
             raise typer.Exit(code)

@@ -162,25 +162,29 @@ def hand_label(hand: Iterable[int], style: CardStyle = PLAIN,
     return out
 
 
-def action_label(action: Action) -> Text:
-    """An action's text form with its cards in colour."""
+def action_label(action: Action, lang: str = "en") -> Text:
+    """An action's text form with its cards in colour; in another language than English its
+    verb in words of ``lang`` (``plain.verb.*``: "descartar Kc"), yes and no too."""
     words = action.text().split()
-    out = Text(words[0], style="bold")
+    verb = words[0] if lang == "en" else text_of(f"plain.verb.{words[0]}", lang)
+    out = Text(verb, style="bold")
     for w in words[1:]:
         out.append(" ")
         try:
             out.append_text(card_label(parse_card(w)))
         except CardParseError:
-            out.append(w)
+            out.append(w if lang == "en" or w not in ("yes", "no")
+                       else text_of(f"play.menu.{w}", lang))
     return out
 
 
 # -- the table ---------------------------------------------------------------------------------
 
-def melds_table(melds: dict[int, tuple[int, ...]], view: View) -> Table | Text:
-    """One team's melds: rank, cards, count and canasta status."""
+def melds_table(melds: dict[int, tuple[int, ...]], view: View,
+                lang: str = "en") -> Table | Text:
+    """One team's melds: rank, cards, count and canasta status, in ``lang``."""
     if not melds:
-        return Text("  no melds yet", style="dim")
+        return Text("  " + text_of("ui.no_melds", lang), style="dim")
     size = view.rules.melds.canasta_size
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", style="bold", no_wrap=True, min_width=3)
@@ -198,10 +202,14 @@ def melds_table(melds: dict[int, tuple[int, ...]], view: View) -> Table | Text:
         kind = classify_meld(cards, view.rules)
         wilds = sum(1 for c in cards if is_wild(c))
         if kind is not None:
-            status = Text(f"{kind.label} ✓", style="bold green" if kind.natural else "green")
+            which = "wild" if kind.wild else "natural" if kind.natural else "mixed"
+            status = Text(f"{text_of(f'ui.canasta_{which}', lang)} ✓",
+                          style="bold green" if kind.natural else "green")
         else:
-            flavour = "natural" if wilds == 0 else f"mixed, {wilds} wild"
-            status = Text(f"{flavour}, {size - len(cards)} to canasta", style="dim")
+            flavour = (text_of("plain.meld.natural", lang) if wilds == 0
+                       else text_of("plain.meld.mixed", lang, n=wilds))
+            status = Text(text_of("plain.meld.to_canasta", lang, kind=flavour,
+                                  n=size - len(cards)), style="dim")
         grid.add_row(rank_text(rank), f"({len(cards)})", cards_label(sorted(cards, key=sort_key)),
                      status)
     return grid
@@ -247,14 +255,15 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
     parts: list[RenderableType] = []
 
     # Pile and stock.
-    pile = Text("Stock ")
+    pile = Text(text_of("ui.stock", lang) + " ")
     pile.append(str(view.stock_size), style="bold")
-    pile.append("   Pile ")
+    pile.append("   " + text_of("play.tui.pile", lang) + " ")
     if view.pile_top is None:
-        pile.append("empty", style="dim")
+        pile.append(text_of("ui.empty", lang), style="dim")
     else:
         pile.append_text(card_label(view.pile_top))
-        pile.append(f" ({view.pile_size} card{'s' if view.pile_size != 1 else ''})")
+        count = "ui.cards_n.one" if view.pile_size == 1 else "ui.cards_n"
+        pile.append(f" ({text_of(count, lang, n=view.pile_size)})")
     if view.pile_size and view.pile_top is not None:
         status = explain.pile_lines(view, lang)
         frozen = view.pile_frozen or view.table.pile_frozen or view.rules.pile.always_frozen
@@ -262,42 +271,44 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
         for line in status[1:]:
             pile.append("\n  " + line, style="dim")
     if pending:
-        pile.append(f"   {pending} pile cards wait for the opening", style="yellow")
+        pile.append("   " + text_of("plain.pending", lang, n=pending), style="yellow")
     parts.append(pile)
 
     # Teams: score, opening, canastas, red threes; then the cards each player holds.
     teams = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim")
-    teams.add_column("Team", no_wrap=True)
-    teams.add_column("Score", justify="right", no_wrap=True)
-    teams.add_column("Opening", no_wrap=True)
-    teams.add_column("Canastas", justify="right", no_wrap=True)
-    teams.add_column("Red 3s")
+    teams.add_column(text_of("plain.col.team", lang), no_wrap=True)
+    teams.add_column(text_of("play.result.score", lang), justify="right", no_wrap=True)
+    teams.add_column(text_of("plain.col.opening", lang), no_wrap=True)
+    teams.add_column(text_of("plain.col.canastas", lang), justify="right", no_wrap=True)
+    teams.add_column(text_of("plain.col.red_threes", lang))
     size = view.rules.melds.canasta_size
     for t, seats in enumerate(view.teams):
         if view.opened[t]:
-            opening = Text("open", style="green")
+            opening = Text(text_of("ui.opened", lang), style="green")
         else:
             need = view.opening_minimum[t]
-            opening = Text(f"needs {need}", style="yellow")
+            opening = Text(text_of("plain.needs", lang, n=need), style="yellow")
             if view.opening_points and view.current in seats:
-                opening.append(f" ({view.opening_points} laid)", style="bold yellow")
+                opening.append(" " + text_of("plain.laid", lang, n=view.opening_points),
+                               style="bold yellow")
         reds = cards_label(view.red_threes[t]) if view.red_threes[t] else Text("-", style="dim")
         canastas = sum(1 for m in view.melds[t].values() if len(m) >= size)
         label = Text(tnames[t], style="bold" if t == view.team else "")
         teams.add_row(label, str(view.scores[t]), opening,
                       Text(str(canastas), style="green" if canastas else "dim"), reds)
     parts.append(teams)
-    held = Text("Cards held: ", style="dim")
+    held = Text(text_of("plain.held", lang) + " ", style="dim")
     held.append(" · ".join(f"{names[s]} {view.hand_sizes[s]}" for s in range(view.players)))
     parts.append(held)
 
     # Melds: the seat's team first.
     order = [view.team] + [t for t in range(len(view.teams)) if t != view.team]
     for t in order:
-        parts.append(Text(f"Melds of {tnames[t]}", style="bold underline"))
-        parts.append(melds_table(view.melds[t], view))
+        parts.append(Text(text_of("plain.melds_of", lang, team=tnames[t]),
+                          style="bold underline"))
+        parts.append(melds_table(view.melds[t], view, lang))
 
-    hand = Text(f"Your hand ({len(view.hand)}): ", style="bold")
+    hand = Text(text_of("plain.your_hand", lang, n=len(view.hand)) + " ", style="bold")
     hand.append_text(hand_label(view.hand, marked=marked))
     parts.append(hand)
 
@@ -309,12 +320,12 @@ def table(view: View, names: Sequence[str], *, title: str = "", log_lines: int =
     return Panel(Group(*parts), title=title or None, title_align="left", padding=(0, 1))
 
 
-def legal_moves(actions: Sequence[Action]) -> Columns:
-    """The legal moves numbered from 1 (the numbers the prompt accepts)."""
+def legal_moves(actions: Sequence[Action], lang: str = "en") -> Columns:
+    """The legal moves numbered from 1 (the numbers the prompt accepts), in ``lang``."""
     items = []
     for i, a in enumerate(actions, 1):
         t = Text(f"{i:>2} ", style="cyan")
-        t.append_text(action_label(a))
+        t.append_text(action_label(a, lang))
         items.append(t)
     return Columns(items, padding=(0, 3), column_first=True)
 

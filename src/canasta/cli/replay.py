@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from canasta.cli.options import check_lang
 from canasta.core.cards import card_text, cards_of, rank_text
 from canasta.core.melds import classify_meld
 from canasta.core.scoring import ScoreSheet
@@ -37,6 +38,7 @@ from canasta.formats.records import (
     replay_steps,
     state_from_document,
 )
+from canasta.i18n import languages
 
 Reader = Callable[[str], str]
 
@@ -245,6 +247,27 @@ def verify_deals(data: Any, source: str, console: Console) -> int:
     return 0
 
 
+def print_board(state: State, number: int | None, seat: int | None, lang: str) -> None:
+    """The position drawn as the table of ``canasta play --plain`` for ``seat`` (default:
+    the seat to act), in ``lang``, with the cards each other player holds below it."""
+    import canasta.cli.render as render
+    from canasta.i18n import t, variant_name
+
+    console = Console(highlight=False)
+    who = state.actor if seat is None else seat
+    names = render.seat_names(state.players, None, lang)
+    view = state.view(who)
+    title = " · ".join(([t("ui.hand_n", lang, n=number)] if number else [])
+                       + [variant_name(state.rules.name, lang),
+                          t("position.actions", lang, n=len(state.actions))])
+    console.print(render.table(view, names, title=title, log_lines=0, lang=lang))
+    for other in range(state.players):
+        if other != who and state.hand_size[other]:
+            line = Text("  " + t("position.holds", lang, name=names[other]) + " ", style="dim")
+            line.append_text(render.hand_label(state.hand_cards(other)))
+            console.print(line)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``replay`` and ``position`` to ``app``."""
 
@@ -303,8 +326,17 @@ def register(app: typer.Typer) -> None:
             help="Of a record: the position after this many actions of the hand (0 = just "
                  "after the deal; default all).")] = None,
         compact: Annotated[bool, typer.Option(help="One line of JSON.")] = False,
+        as_json: Annotated[bool | None, typer.Option(
+            "--json/--board",
+            help="JSON (docs/formats.md) or the table drawn as a board (default: the board "
+                 "in a terminal, JSON when the output goes to a file or a pipe).")] = None,
+        seat: Annotated[int | None, typer.Option(
+            help="The board as this seat sees it (default: the seat to act).")] = None,
+        lang: Annotated[str, typer.Option(
+            callback=check_lang,
+            help="Language of the board: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
-        """Print the current position of a saved game as JSON (docs/formats.md)."""
+        """Print the current position of a saved game: a board, or JSON (docs/formats.md)."""
         err = Console(stderr=True, highlight=False)
         try:
             data, name = read_document(file)
@@ -329,6 +361,15 @@ def register(app: typer.Typer) -> None:
         except FormatError as exc:
             err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
+        if as_json is None:
+            as_json = not (sys.stdout.isatty() and not compact)
+        if not as_json:
+            if seat is not None and not 0 <= seat < state.players:
+                err.print(f"[bold red]error:[/] --seat {seat}: expected 0 to "
+                          f"{state.players - 1}", highlight=False)
+                raise typer.Exit(2)
+            print_board(state, number, seat, lang)
+            return
         doc = position_to_dict(state)
         if isinstance(number, int) and number >= 1:
             doc["hand"] = number  # which hand of the match (canasta play --from heads with it)

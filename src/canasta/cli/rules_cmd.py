@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta import i18n
+from canasta.cli.options import check_lang
 from canasta.core.rules import (
     CANASTA_ONLY,
     PRESETS,
@@ -191,6 +192,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the sheet as JSON (rule, setting, value, source).")] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the sheet: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
         """Print a variant's complete rule sheet, each rule with its seed."""
@@ -215,6 +217,7 @@ def register(app: typer.Typer) -> None:
                          if info["extends"] else ""))
         key = f"variant.{rules.name}.description"
         console.print(i18n.t(key, lang) if i18n.has(key) else info["description"])
+        cited = False
         for section in SECTIONS:
             table = Table(title=i18n.section_label(section, lang), title_justify="left",
                           expand=True, pad_edge=False)
@@ -225,8 +228,11 @@ def register(app: typer.Typer) -> None:
                 if r.section == section:
                     table.add_row(r.rule, r.setting, r.source)
             console.print(table)
+            cited = cited or any("variants.md" in r.source for r in rows)
         console.print(Text(i18n.t("rules.house_rules", lang), style="bold"))
         console.print(_option_table(rules.name, dict(rules.options), lang))
+        if cited or any("variants.md" in o.source for o in preset_options(rules.name).values()):
+            console.print(Text(i18n.t("rules.variants_md", lang), style="dim"))
 
     @app.command("variants")
     def variants_command(
@@ -235,6 +241,7 @@ def register(app: typer.Typer) -> None:
             "--details", help="Also list each variant's house rules with their choices.")
         ] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language: " + ", ".join(i18n.languages()) + ".")] = "en",
     ) -> None:
         """List the variants (with --details, their house rules: defaults and choices)."""
@@ -271,3 +278,5 @@ def register(app: typer.Typer) -> None:
                 console.print(_option_table(name, None, lang))
         if not details:
             console.print(Text(i18n.t("rules.variants_more", lang), style="dim"))
+        else:  # the house rules' sources cite the project's notes, which are not shipped
+            console.print(Text(i18n.t("rules.variants_md", lang), style="dim"))

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from canasta import i18n
+from canasta.cli.options import check_lang, check_save_path
 from canasta.cli.scorepad import Scorepad
 from canasta.cli.sheets import item_texts, print_sheets, sheet_table
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
@@ -71,11 +72,13 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int | None, typer.Option(
             help="Players for --interactive (asked when left out).")] = None,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the score sheet: " + ", ".join(i18n.languages()) + ".")] = "en",
         teams: Annotated[str | None, typer.Option(
             help="Team names for --interactive, comma-separated (Team 1, Team 2 ...).")
         ] = None,
         sheet: Annotated[Path | None, typer.Option(
+            callback=check_save_path,
             help="The match sheet file of --interactive: reopened when it exists, saved "
                  "after every hand.")] = None,
     ) -> None:

@@ -38,7 +38,15 @@ SHEET_FORMAT = "canasta-match-sheet"
 
 
 class _Stop(Exception):
-    """The scorekeeper ended the session (end of input or `quit`)."""
+    """The scorekeeper ended the session (end of input or `quit`; ``interrupted``: Ctrl-C)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__()
+        self.interrupted = interrupted
+
+
+#: The exit status after Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
 
 
 class Scorepad:
@@ -77,6 +85,8 @@ class Scorepad:
             answer = self.read(escape(shown)).strip()
         except EOFError:
             raise _Stop() from None
+        except KeyboardInterrupt:
+            raise _Stop(interrupted=True) from None
         if answer.lower() in ("quit", "exit"):
             raise _Stop()
         return answer or default
@@ -325,15 +335,19 @@ class Scorepad:
                 **doc}
         return hand_result_from_dict(full, "the table")
 
-    def hand(self, redo: int | None = None) -> None:
+    def hand(self, redo: int | None = None, team: int | None = None) -> None:
         """Ask one hand's table and score it; ``redo``: the index of a hand typed already,
-        entered again (the hands after it are scored again from the new totals)."""
+        entered again (the hands after it are scored again from the new totals); with
+        ``team``, only that team's line of it (the others stay as typed)."""
         number = len(self.hands) + 1 if redo is None else redo + 1
         self.console.rule(self.t("ui.hand_n", n=number)
                           + (" " + self.t("cli.pad.typed_again") if redo is not None else ""))
         if redo is not None:  # the prompts show the match score before that hand
             self.totals = self._totals_before(redo)
         teams: list[dict[str, Any] | None] = [None] * len(self.names)
+        if redo is not None and team is not None:
+            teams = [None if i == team else dict(part)
+                     for i, part in enumerate(self.results[redo]["teams"])]
         while True:
             for t in range(len(teams)):
                 if teams[t] is None:
@@ -420,12 +434,16 @@ class Scorepad:
                 return True
             if low in NO or low == self.t("cli.pad.n").lower():
                 return False
-            if len(words) == 2 and words[0].lower() == "fix" and words[1].isdigit():
+            if (len(words) in (2, 3) and words[0].lower() == "fix"
+                    and all(w.isdigit() for w in words[1:])):
                 k = int(words[1])
-                if 1 <= k <= len(self.hands):
-                    self.hand(redo=k - 1)
-                else:
+                side = int(words[2]) if len(words) == 3 else None
+                if not 1 <= k <= len(self.hands):
                     self.say_error(self.t("cli.pad.no_hand", n=k))
+                elif side is not None and not 1 <= side <= len(self.names):
+                    self.say_error(self.t("cli.pad.no_team", n=side))
+                else:  # `fix N T`: only team T's line of hand N
+                    self.hand(redo=k - 1, team=None if side is None else side - 1)
                 continue
             if len(words) >= 3 and words[0].lower() == "name" and words[1].isdigit():
                 k = int(words[1])
@@ -459,17 +477,50 @@ class Scorepad:
         return tab
 
     def run(self) -> int:
+        """Ask hands until the scorekeeper stops; 0, or :data:`EXIT_INTERRUPTED` after
+        Ctrl-C (the hands entered are saved first, and the scorepad says where)."""
         try:
             self.setup()
             while True:
                 self.hand()
                 if not self.ask_next():
                     break
-        except _Stop:
+        except (_Stop, KeyboardInterrupt) as exc:
             self.console.print()
             if self.hands:
                 self.console.print(self.match_table())
+            if isinstance(exc, KeyboardInterrupt) or exc.interrupted:
+                self.save_on_interrupt()
+                return EXIT_INTERRUPTED
         return 0
+
+    def save_on_interrupt(self) -> None:
+        """After Ctrl-C: save the hands entered (to ``--sheet``, or without one to a new
+        ``canasta-sheet-<date>.json`` in the current folder) and say where; a hand typed
+        half-way is not kept."""
+        if not self.hands or self.rules is None:
+            self.console.print(Text(self.t("cli.pad.interrupted_empty"), style="bold"))
+            return
+        if self.sheet is None:
+            import time
+
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path(f"canasta-sheet-{stamp}.json")
+            n = 1
+            while path.exists():
+                n += 1
+                path = Path(f"canasta-sheet-{stamp}-{n}.json")
+            self.sheet = path
+        try:
+            self.save_sheet()
+        except OSError as exc:
+            self.console.print(Text(self.t("cli.pad.not_saved", path=self.sheet,
+                                           reason=exc.strerror or str(exc)), style="bold red"))
+            return
+        key = "cli.pad.interrupted_saved.one" if len(self.hands) == 1 else \
+            "cli.pad.interrupted_saved"
+        self.console.print(Text(self.t(key, path=self.sheet, hands=len(self.hands)),
+                                style="bold"))
 
 
 #: A place in a hand result document: a side, and a part of it with its index.

@@ -21,15 +21,15 @@ from typing import Any
 import canasta.cli.moves as moves
 from canasta.bots import Bot, make_bot
 from canasta.cli.render import symbol_text, team_names
-from canasta.core.actions import Action
+from canasta.core.actions import Action, Draw
 from canasta.core.cards import card_text, sort_key
 from canasta.core.events import Drew, Event, RedThreesLaidOut, TookPile
 from canasta.core.match import Match
-from canasta.core.state import IllegalActionError, State, View
+from canasta.core.state import IllegalActionError, Phase, State, View
 from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
-from canasta.i18n import describe_event, t
-from canasta.i18n.refusals import quote_text, refusal_parts
+from canasta.i18n import describe_event, t, variant_name
+from canasta.i18n.refusals import SEED_LANGUAGE, refusal_parts
 
 __all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
 
@@ -58,6 +58,9 @@ class Reply:
     choices: tuple[Action, ...] = ()
 
 
+#: The commands a line may name besides a move, each also in the person's language.
+COMMANDS = ("help", "hint", "why", "pile", "log", "quit", "table", "sort", "undo")
+
 _KIND_RE = re.compile(r"^(.*) \(([^()]+)\)$")
 
 
@@ -81,11 +84,13 @@ class Session:
         allow_undo: the casual house rule ``undo`` (off by default).
         hand_offset: hands played before the first hand of ``match`` (a game started from a
             position of a later hand), for the hand number shown.
+        auto_draw: draw from the stock for the person when that is the only way to start the
+            turn (:meth:`auto_draw_now`).
     """
 
     def __init__(self, match: Match, names: list[str], kinds: list[str], *, human: int = 0,
                  lang: str = "en", save: Path | None = None, allow_undo: bool = False,
-                 hand_offset: int = 0) -> None:
+                 hand_offset: int = 0, auto_draw: bool = False) -> None:
         self.match = match
         self.names = names
         self.kinds = kinds
@@ -94,11 +99,16 @@ class Session:
         self.save = save
         self.allow_undo = allow_undo
         self.hand_offset = hand_offset
+        self.auto_draw = auto_draw
+        #: Write each finished match to the local profile (``canasta stats``).
+        self.profile = False
         self.bots: dict[int, Bot] = {s: make_bot(k) for s, k in enumerate(kinds)
                                      if s != human and k}
         #: Cards that came into the person's hand this turn (shown marked).
         self.gained: tuple[int, ...] = ()
         self.last_refusal: IllegalActionError | None = None
+        #: Why the last line named no move ("you hold no more 4"), for ``why``.
+        self.last_error = ""
         #: Seconds of search per hint (canasta.bots.suggest).
         self.hint_budget = 0.4
         self._mark: TurnMark | None = None
@@ -178,6 +188,17 @@ class Session:
     def human_to_act(self) -> bool:
         return not self.state.is_over and self.state.actor == self.human
 
+    def auto_draw_now(self) -> Reply | None:
+        """With ``auto_draw``, when the person's turn can start only by drawing from the
+        stock (the pile cannot be taken, the hand cannot be ended), draw; the reply of the
+        draw, or None when there is a choice (or the option is off)."""
+        if not (self.auto_draw and self.human_to_act()):
+            return None
+        view = self.view
+        if view.phase is not Phase.DRAW or list(view.legal_actions) != [Draw()]:
+            return None
+        return self.play(Draw())
+
     # -- bots ----------------------------------------------------------------------------------
     def bot_for(self, seat: int) -> Bot:
         """The bot to decide now. In a seeded match each decision gets a bot seeded from the
@@ -225,20 +246,33 @@ class Session:
             n = int(low)
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            return Reply("error", [f"No move number {n}: choose 1 to {len(legal)}."])
+            return Reply("error", [t("plain.no_move_number", self.lang, n=n,
+                                     count=len(legal))])
         try:
             return moves.resolve(line, view)
         except moves.MoveError as exc:
+            said = t(exc.key, self.lang, **exc.values) if exc.key else str(exc)
             if exc.choices:
-                return Reply("choices", [f"{exc}:"] + [moves.short_text(a)
-                                                      for a in exc.choices],
+                return Reply("choices", [f"{said}:"] + [moves.short_text(a)
+                                                       for a in exc.choices],
                              choices=exc.choices)
-            return Reply("error", [f"Cannot read that move: {exc}"])
+            return Reply("error", [t("plain.cannot_read", self.lang, message=said)])
+
+    def command(self, line: str) -> str:
+        """The line in lower case, a command typed in the person's language (``ajuda``,
+        ``dica``: catalogue keys ``play.cmd.*``) given as its English word (``help``,
+        ``hint``), which is always read too."""
+        low = line.strip().lower()
+        for cmd in COMMANDS:
+            words = t(f"play.cmd.{cmd}", self.lang).lower().split(",")
+            if low in (w.strip() for w in words if w.strip()):
+                return cmd
+        return low
 
     def submit(self, line: str) -> Reply:
         """Play the move a typed line names, or answer a command (``hint``, ``undo``,
         ``why``). The state is unchanged unless the reply is ``played`` or an undo."""
-        low = line.strip().lower()
+        low = self.command(line)
         if low in ("hint", "hints"):
             return self.hint()
         if low in ("undo", "u"):
@@ -247,7 +281,11 @@ class Session:
             return self.why()
         found = self.action_of_line(line)
         if isinstance(found, Reply):
+            if found.kind == "error":  # `why` must not explain an older refusal
+                self.last_refusal = None
+                self.last_error = found.lines[0]
             return found
+        self.last_error = ""
         return self.play(found)
 
     def play(self, action: Action) -> Reply:
@@ -308,16 +346,32 @@ class Session:
         return Reply("info", [t("play.undo.done", self.lang, moves=taken)])
 
     def why(self) -> Reply:
-        """The seed's own sentence for the last refusal."""
+        """The seed's own sentence for the last refusal, labelled in the person's language
+        (which variant's text, its seed number and the language it is written in); for a rule
+        no seed sentence covers, the rule in words. Never an internal rule id."""
         exc = self.last_refusal
         if exc is None:
+            if self.last_error:
+                return Reply("info", [t("play.why.not_a_move", self.lang,
+                                        message=self.last_error)])
             return Reply("info", [t("play.why.none", self.lang)])
         parts = refusal_parts(exc, self.match.rules)
-        if parts["quote"]:
-            quote = quote_text(parts, self.lang)
-            return Reply("info", [t("play.why", self.lang, quote=quote) + f" (rule: {exc.rule})"])
-        return Reply("info", [t("play.why.no_quote", self.lang, variant=self.match.rules.name,
-                                rule=exc.rule)])
+        reason = t(parts["key"], self.lang, **parts["values"])
+        if not parts["quote"]:
+            return Reply("info", [t("play.why.no_quote", self.lang, reason=reason,
+                                    variant=variant_name(self.match.rules.name, self.lang))])
+        seed = parts["seed"]
+        language = t(f"language.{SEED_LANGUAGE.get(seed, 'it')}", self.lang)
+        if parts["inherited"]:
+            label = t("play.why.quote_inherited", self.lang, seed=seed, language=language,
+                      parent=variant_name(parts["inherited"], self.lang), quote=parts["quote"],
+                      variant=variant_name(self.match.rules.name, self.lang))
+        else:
+            label = t("play.why.quote", self.lang, seed=seed, language=language,
+                      quote=parts["quote"],
+                      variant=variant_name(self.match.rules.name, self.lang))
+        return Reply("info", [t("play.why", self.lang, quote=label),
+                              t("play.why.reason", self.lang, reason=reason)])
 
     def hint(self, n: int = 3) -> Reply:
         """Up to ``n`` suggested moves from :func:`canasta.bots.suggest`, best first, each
@@ -348,6 +402,20 @@ class Session:
         if not self.match.record.sheets:
             self.match.finish_hand()
             self.autosave()
+
+    def record_profile(self) -> str:
+        """With :attr:`profile`, once the match is won: add it to the local profile
+        (:mod:`canasta.cli.profile`); what to tell the person ("" when nothing is written)."""
+        if not self.profile or self.match.winner is None:
+            return ""
+        import canasta.cli.profile as profile
+
+        try:
+            where = profile.record(profile.entry_of(self.match, self.kinds, self.human))
+        except OSError as exc:
+            return t("stats.not_written", self.lang, reason=exc.strerror or str(exc))
+        self.profile = False  # once per match
+        return t("stats.written", self.lang, path=where)
 
     def next_hand(self) -> None:
         self.match.next_hand()

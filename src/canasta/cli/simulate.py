@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta.bots import BOTS
+from canasta.cli.interrupt import EXIT_INTERRUPTED, StopOnInterrupt
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.sim.simulate import SimStats, simulate
 
@@ -24,8 +25,11 @@ def default_bot() -> str:
 def summary_table(stats: SimStats) -> Table:
     """The summary of a run: per team and the hands' ends."""
     n = stats.hands_played
-    tab = Table(title=f"{stats.hands} hands of {stats.variant}, {stats.players} players "
-                      f"(seed {stats.seed})", title_justify="left",
+    done = stats.hands_played + stats.errors
+    title = f"{done} hands of {stats.variant}, {stats.players} players (seed {stats.seed})"
+    if stats.interrupted:
+        title += f", interrupted: {done} of {stats.hands} played"
+    tab = Table(title=title, title_justify="left",
                 caption="Canastas: per hand played. Matches: matches won.",
                 caption_justify="left")
     tab.add_column("Team")
@@ -67,7 +71,7 @@ def facts_table(stats: SimStats) -> Table:
     tab.add_row("canastas per hand (all teams)", f"{stats.canastas_per_hand:.2f}")
     tab.add_row("matches finished", str(stats.matches_finished))
     tab.add_row("errors", Text(str(stats.errors), style="bold red" if stats.errors else ""))
-    rate = stats.hands / stats.seconds if stats.seconds else 0.0
+    rate = (stats.hands_played + stats.errors) / stats.seconds if stats.seconds else 0.0
     tab.add_row("time", f"{stats.seconds:.1f} s ({rate:.0f} hands/s)")
     return tab
 
@@ -91,7 +95,9 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = (
             False),
     ) -> None:
-        """Play N hands between bots (successive hands of matches) and sum them up."""
+        """Play N hands between bots (successive hands of matches) and sum them up.
+
+        Ctrl-C stops after the hand in progress and sums up those played (exit status 130)."""
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
         try:
@@ -100,14 +106,15 @@ def register(app: typer.Typer) -> None:
                 raise ValueError("-n: play at least one hand")
             columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn())
-            with Progress(*columns, console=err, transient=True) as bar:
+            with StopOnInterrupt() as stop, \
+                    Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task("hands", total=n)
 
                 def advance(done: int) -> None:
                     bar.update(task, completed=done)
 
                 stats = simulate(rules, n, bots or default_bot(), players=players, seed=seed,
-                                 progress=advance)
+                                 progress=advance, stop=stop)
         except (RulesError, ValueError) as exc:
             err.print(Text(f"Error: {exc}", style="bold red"), soft_wrap=True)
             raise typer.Exit(2) from None
@@ -118,5 +125,9 @@ def register(app: typer.Typer) -> None:
             console.print(facts_table(stats))
             for msg in stats.error_messages:
                 console.print(Text(msg, style="red"))
+        if stats.interrupted:
+            err.print(f"Interrupted (Ctrl-C) after {stats.hands_played + stats.errors} of "
+                      f"{stats.hands} hands: the figures above count those.")
+            raise typer.Exit(EXIT_INTERRUPTED)
         if stats.errors:
             raise typer.Exit(1)

@@ -23,8 +23,8 @@ from canasta.core.melds import classify_meld
 from canasta.core.state import View
 from canasta.i18n import t, variant_name
 
-__all__ = ["help_table", "hand_text", "melds_text", "menu_text", "pile_text", "result_text",
-           "seats_text", "title_text"]
+__all__ = ["MenuSpan", "card_at", "hand_text", "help_table", "melds_text", "menu_text",
+           "pile_text", "result_text", "seats_text", "title_text", "toggled"]
 
 
 def title_text(session: Session, width: int = 80) -> Text:
@@ -38,6 +38,15 @@ def title_text(session: Session, width: int = 80) -> Text:
     names = session.team_names
     stock = " │ " + t("play.tui.stock", lang, n=view.stock_size)
     full = " · ".join(f"{n} {view.scores[i]}" for i, n in enumerate(names))
+    short = " · ".join(f"#{i + 1} {view.scores[i]}" for i in range(len(names)))
+    if len(out.plain) + len(short) + len(stock) > width:
+        # a long variant name ("Canasta classica (Italian classic Canasta)") gives up its
+        # words in brackets before the stock is cut off the line
+        name = variant_name(match.rules.name, lang).split(" (")[0]
+        out = Text()
+        out.append(t("ui.hand_n", lang, n=session.hand_number), style="bold")
+        out.append(f" · {name} "
+                   f"{t('play.tui.to', lang, target=match.rules.target(match.players))} │ ")
     long = len(out.plain) + len(full) + len(stock) > width
     for i, name in enumerate(names):
         if i:
@@ -145,14 +154,53 @@ def _meld_order(key: MeldKey) -> tuple[int, int]:
             else sort_key((key - 1) * 4))
 
 
+def _wrapped(text: str, width: int, first: int, indent: str) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, the first ``first`` cells shorter (what
+    stands before it on its line), the others starting with ``indent``; words are never cut
+    (a word longer than a line has a line of its own)."""
+    if width <= 0:
+        return [text]
+    lines: list[str] = []
+    line = ""
+    room = width - first
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > room:
+            lines.append(line)
+            line, room = word, width - len(indent)
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
+
+
 def seats_text(view: View, names: list[str], team_names: list[str], lang: str,
-               height: int = 0) -> Text:
-    """Each player: cards held, and the last move in words (on its own line up to four
-    players; beside the name, cut short, with more). Where ``height`` lines leave room,
-    more of each player's last turn: the pile taken, the melds, the discard."""
-    lines = max(1, height // view.players - 1) if view.players <= 4 else 1
+               height: int = 0, width: int = 0) -> Text:
+    """Each player: cards held, and the last move in words (on its own line; beside the name
+    with more than four players where only one line each fits). Where ``height`` lines leave
+    room, more of each player's last turn: the pile taken, the melds, the discard. With
+    ``width``, a move longer than the pane goes on on the next line (indented), never cut;
+    fewer of a turn's moves are shown where the wrapped ones would not fit in ``height``."""
     turns = explain.last_turns(view, names, team_names, lang, render.symbol_text)
+    most = max(1, height // view.players - 1) if height else 3
+    for lines in range(most, 0, -1):
+        out, used = _seats(view, names, lang, turns, lines, width)
+        if not height or used <= height:
+            return out
+    # Still too long: the cards held as a number alone, then each move's first sentence
+    # ("West draws 7♠." of "West draws 7♠. West lays out the red three 3♥.").
+    out, used = _seats(view, names, lang, turns, 1, width, compact=True)
+    if used > height:
+        firsts = [[m.split(". ")[0].rstrip(".") + "." for m in turn] for turn in turns]
+        out, used = _seats(view, names, lang, firsts, 1, width, compact=True)
+    return out
+
+
+def _seats(view: View, names: list[str], lang: str, turns: list[list[str]], lines: int,
+           width: int, compact: bool = False) -> tuple[Text, int]:
+    """:func:`seats_text` with at most ``lines`` moves per player (``compact``: the cards
+    held as a number alone); and the lines it takes."""
     out = Text()
+    used = 0
     for seat in range(view.players):
         if seat:
             out.append("\n")
@@ -160,20 +208,30 @@ def seats_text(view: View, names: list[str], team_names: list[str], lang: str,
         out.append(mark, style="bold yellow")
         out.append(f"{names[seat]} ", style="bold")
         held = view.hand_sizes[seat]
-        out.append(t("ui.cards_n.one" if held == 1 else "ui.cards_n", lang, n=held),
+        out.append(str(held) if compact else
+                   t("ui.cards_n.one" if held == 1 else "ui.cards_n", lang, n=held),
                    style="dim")
+        used += 1
         turn = turns[seat] or ["-"]
         if len(turn) > lines:  # the turn's first move (a pile taken) and its last ones
             turn = turn[-1:] if lines == 1 else turn[:1] + turn[len(turn) - lines + 1:]
-        if view.players > 4:  # beside the name: the name need not be said twice
+        if view.players > 4 and lines == 1:  # beside the name, not said twice
             out.append(": ")
             move = turn[-1].removeprefix(names[seat] + " ")
-            out.append(move, style="" if move != "-" else "dim")
+            parts = _wrapped(move, width, len(out.plain.rsplit("\n", 1)[-1]), "      ")
+            out.append(parts[0], style="" if move != "-" else "dim")
+            for part in parts[1:]:
+                out.append("\n      " + part)
+            used += len(parts) - 1
             continue
         for move in turn:
+            parts = _wrapped(move, width, 4, "      ")
             out.append("\n    ")
-            out.append(move, style="" if move != "-" else "dim")
-    return out
+            out.append(parts[0], style="" if move != "-" else "dim")
+            for part in parts[1:]:
+                out.append("\n      " + part)
+            used += len(parts)
+    return out, used
 
 
 def playable_ranks(view: View) -> set[int]:
@@ -183,6 +241,38 @@ def playable_ranks(view: View) -> set[int]:
         if isinstance(a, (Meld, LayOff)):
             out.update(rank_of(c) for c in a.cards if c != JOKER)
     return out
+
+
+_SUIT_LETTERS = {sym: letter for sym, letter in zip(render.SUIT_SYMBOLS, "shdc", strict=True)}
+
+
+def card_at(visual: object, x: int) -> str:
+    """The card drawn at cell ``x`` of the hand's first line (:func:`hand_text`), as typed
+    (``Kc``, ``10s``, ``JK``); ``""`` where no card is. ``visual``: what the hand's widget
+    shows (a Rich ``Text``, or Textual's content with a ``plain`` text)."""
+    plain = str(getattr(visual, "plain", visual)).split("\n", 1)[0]
+    head = plain.find(": ")
+    if head < 0 or x <= head + 1 or x >= len(plain) or plain[x] == " ":
+        return ""
+    start = plain.rfind(" ", 0, x) + 1
+    end = plain.find(" ", x)
+    word = plain[start:end if end >= 0 else len(plain)].rstrip("*")
+    if word == "JK":
+        return word
+    suit = _SUIT_LETTERS.get(word[-1:], word[-1:] if word[-1:] in "shdc" else "")
+    return word[:-1] + suit if suit and len(word) >= 2 else ""
+
+
+def toggled(line: str, card: str, phase: object) -> str:
+    """The input line with ``card`` added (or taken out when it is there): a line without a
+    move yet starts one, a meld (``m``), or in the draw phase a take of the pile (``t``)."""
+    words = line.split()
+    if card in words[1:]:
+        words.remove(card)
+        return " ".join(words) + (" " if len(words) == 1 else "")
+    if not words:
+        words = ["t" if getattr(phase, "value", "") == "draw" else "m"]
+    return " ".join([*words, card])
 
 
 def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) -> Text:
@@ -198,8 +288,15 @@ def hand_text(view: View, gained: Iterable[int], style: CardStyle, lang: str) ->
     return out
 
 
-def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en") -> Text:
-    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``."""
+#: Where a move of the menu is drawn: (row, first cell, cell after the last, the line that
+#: plays it), for clicks.
+MenuSpan = tuple[int, int, int, str]
+
+
+def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en",
+              spans: list[MenuSpan] | None = None) -> Text:
+    """The grouped legal moves, one line each, cut to ``width``; at most ``max_lines``.
+    ``spans``, when given, receives where each move shown is drawn (a click plays it)."""
     lines = moves.grouped_menu(view, lang)
     out = Text()
     shown = lines if len(lines) <= max_lines else lines[:max_lines - 1]
@@ -213,6 +310,22 @@ def menu_text(view: View, width: int = 78, max_lines: int = 5, lang: str = "en")
         room = width - len(row.plain)
         if len(body) > room:
             body = body[:max(room - 2, 0)].rsplit(" ", 1)[0] + " …"
+        if spans is not None:
+            at = len(row.plain)
+            pos = 0  # in ``body``: each move where the one before it ends
+            for move in line.moves:
+                pos = body.find(move, pos) if body.find(move, pos) >= 0 else len(body)
+                inner = pos
+                if line.kind == "turn" and ": " in move:  # "take the pile: t 7h 7c · t"
+                    inner = pos + move.index(": ") + 2
+                    parts = move.split(": ", 1)[1].split(" · ")
+                else:
+                    parts = [move]
+                for part in parts:
+                    if inner + len(part) <= len(body):  # not in the part cut off
+                        spans.append((i, at + inner, at + inner + len(part), line.command(part)))
+                    inner += len(part) + 3
+                pos += len(move)
         row.append(body)
         out.append_text(row)
     if len(shown) < len(lines):

@@ -22,6 +22,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from canasta.cli.interrupt import EXIT_INTERRUPTED, StopOnInterrupt
+from canasta.cli.options import check_lang, check_save_path
 from canasta.core.rules import RulesError, load_preset, parse_rule_args
 from canasta.i18n import languages, resolve_lang, t
 from canasta.sim.duplicate import DuplicateSetup
@@ -115,8 +117,10 @@ def register(app: typer.Typer) -> None:
             help="Run on Ray (the ray extra): 'local' starts a local instance, 'auto' joins the "
                  "running cluster, or a cluster address.")] = None,
         json_file: Annotated[Path | None, typer.Option(
-            "--json", help="Write the results as JSON to this file.")] = None,
+            "--json", callback=check_save_path,
+            help="Write the results as JSON to this file.")] = None,
         plot: Annotated[Path | None, typer.Option(
+            callback=check_save_path,
             help="Draw the ratings with their intervals to this PNG file.")] = None,
         seed: Annotated[int | None, typer.Option(
             help="Seed of the deals and bots (printed when drawn at random).")] = None,
@@ -127,10 +131,14 @@ def register(app: typer.Typer) -> None:
         match: Annotated[bool, typer.Option(
             "--match", help="A deal is a whole match, not one hand.")] = False,
         lang: Annotated[str, typer.Option(
+            callback=check_lang,
             help="Language of the output: " + ", ".join(languages()) + ".")] = "en",
     ) -> None:
-        """Round-robin duplicate tournament: every pair of bots plays the same deals with the
-        sides swapped; win rates with 95% intervals and openskill ratings."""
+        """Round-robin duplicate tournament between bots: win rates and openskill ratings.
+
+        Every pair of bots plays the same deals with the sides swapped (95% intervals).
+
+        Ctrl-C stops after the deal pairs in progress and shows those (exit status 130)."""
         lang = resolve_lang(lang)
         console = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
@@ -144,18 +152,25 @@ def register(app: typer.Typer) -> None:
             columns = (TextColumn(t("tournament.progress", lang)), BarColumn(),
                        MofNCompleteColumn(), TextColumn(t("tournament.games", lang)),
                        TimeElapsedColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=err, transient=True) as bar:
+            total_games = 0
+            with StopOnInterrupt() as stop, \
+                    Progress(*columns, console=err, transient=True) as bar:
                 task = bar.add_task("games", total=None)
 
                 def advance(done: int, total: int) -> None:
+                    nonlocal total_games
+                    total_games = total
                     bar.update(task, completed=done, total=total)
 
                 res = run_tournament(setup, split_bot_specs(bots), deals, workers=n_workers,
-                                     ray=ray, progress=advance)
+                                     ray=ray, progress=advance, stop=stop)
         except (RulesError, ValueError, ImportError, RuntimeError) as exc:
             err.print(Text(t("tournament.error", lang, message=str(exc)), style="bold red"),
                       soft_wrap=True)
             raise typer.Exit(2) from None
+        if res.interrupted and not res.pairings:
+            err.print(t("tournament.interrupted_empty", lang))
+            raise typer.Exit(EXIT_INTERRUPTED)
         console.print(pairings_table(res, lang))
         console.print(ratings_table(res, lang))
         where = (t("tournament.where_ray", lang) if res.where == "ray"
@@ -174,3 +189,6 @@ def register(app: typer.Typer) -> None:
                                style="bold red"), soft_wrap=True)
                 raise typer.Exit(2) from None
             console.print(t("tournament.saved", lang, path=str(plot)))
+        if res.interrupted:
+            err.print(t("tournament.interrupted", lang, games=res.games, total=total_games))
+            raise typer.Exit(EXIT_INTERRUPTED)

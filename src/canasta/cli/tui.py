@@ -8,7 +8,9 @@ and each one's last turn, as many of its moves as the pane holds); the person's 
 highlighted) with "you can go out" and the points melded; whose turn it is; the legal
 moves grouped (one line per meld rank, one for the discards); the last messages; the input
 line, which completes the short forms of the legal moves (→ accepts). Bots move one at a
-time, ``speed`` seconds apart, or on Enter (``step``).
+time, ``speed`` seconds apart, or on Enter (``step``). The mouse: a click on a card of the
+hand puts it into the input line (a meld being built), on a move of the menu plays it, on the
+pile takes it, on the stock in the title draws; Ctrl-C asks before leaving.
 
 All the game is in :class:`~canasta.cli.session.Session`; this module only draws it and
 passes the typed lines on. Tests drive it headless with Textual's ``App.run_test`` (pilot).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,9 +30,11 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 import canasta.cli.explain as explain
 import canasta.cli.moves as moves
-from canasta.cli.render import CardStyle
+from canasta.cli.render import CardStyle, symbol_text
 from canasta.cli.session import Reply, Session
 from canasta.cli.table_view import (
+    MenuSpan,
+    card_at,
     hand_text,
     help_table,
     melds_text,
@@ -39,8 +43,9 @@ from canasta.cli.table_view import (
     result_text,
     seats_text,
     title_text,
+    toggled,
 )
-from canasta.core.actions import Action
+from canasta.core.actions import Action, Draw, TakePile
 from canasta.core.events import action_of
 from canasta.i18n import t
 
@@ -97,6 +102,30 @@ class ResultScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl-C over the table: "Quit? (your match is saved)", or, without ``--save``, that it
+    is not; y (s in Italian and Portuguese, d in Romanian), Enter or Ctrl-C again leaves
+    (True), n or Escape goes on (False)."""
+
+    BINDINGS = [Binding("y,s,d,enter", "answer(True)", "Quit"),  # yes, sì/sim, da
+                Binding("n,escape", "answer(False)", "Go on")]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static { width: auto; max-width: 90%; height: auto; border: round $accent;
+                          background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, body: str) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.body, style="bold"))
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+
 # -- the app --------------------------------------------------------------------------------------
 
 class TableApp(App[None]):
@@ -127,6 +156,8 @@ class TableApp(App[None]):
     BINDINGS = [
         *(Binding(key, action, t(f"play.key.{label}")) for key, action, label in KEYS),
         Binding("tab", "complete", "Complete", show=False, priority=True),
+        # Ctrl-C asks before leaving (in the input line it would copy the selection).
+        Binding("ctrl+c", "ask_quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, *, speed: float = 0.8, step: bool = False,
@@ -144,8 +175,12 @@ class TableApp(App[None]):
         self.bot_scheduled = False
         self.thinking = False
         self.quit_message = ""
+        #: What the profile of a finished match says (printed after the table closes).
+        self.profile_note = ""
         #: The hints shown in the menu's place until the next move (F4 / ``hint``).
         self.hints: Text | None = None
+        #: Where the menu's moves are drawn, for clicks (:data:`table_view.MenuSpan`).
+        self.menu_spans: list[MenuSpan] = []
 
     @classmethod
     def in_language(cls, lang: str) -> type[TableApp]:
@@ -155,6 +190,8 @@ class TableApp(App[None]):
             return cls
         bindings = [Binding(key, action, t(f"play.key.{label}", lang))
                     for key, action, label in cls.KEYS]
+        bindings += [b for b in cls.BINDINGS
+                     if isinstance(b, Binding) and b.key in ("tab", "ctrl+c")]
         return type(f"{cls.__name__}_{lang}", (cls,), {"BINDINGS": bindings})
 
     # layout ----------------------------------------------------------------------------------
@@ -189,8 +226,9 @@ class TableApp(App[None]):
         self.query_one("#title", Static).update(title_text(s, self.size.width))
         self.query_one("#pile", Static).update(pile_text(view, self.card_style, lang))
         melds = self.query_one("#melds", Static)
+        # one cell short of the pane: a line never runs into the players' border
         melds.update(melds_text(view, s.names, s.team_names, self.card_style, lang,
-                                melds.size.width or self.size.width - 34))
+                                (melds.size.width or self.size.width - 34) - 1))
         self.fit_seats()
         self.call_after_refresh(self.fit_seats)  # again once the menu's new height is laid out
         self.query_one("#hand", Static).update(
@@ -202,7 +240,9 @@ class TableApp(App[None]):
         width = max(self.size.width - 2, 40)
         if not s.human_to_act():
             self.hints = None
-        menu = (self.hints or menu_text(view, width, lang=s.lang)) if s.human_to_act() \
+        self.menu_spans = []
+        menu = (self.hints or menu_text(view, width, lang=s.lang, spans=self.menu_spans)) \
+            if s.human_to_act() \
             else Text("")
         self.query_one("#menu", Static).update(menu)
         prompt = self.query_one("#prompt", Input)
@@ -216,7 +256,8 @@ class TableApp(App[None]):
             return
         s = self.session
         seats = self.query_one("#seats", Static)
-        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height))
+        seats.update(seats_text(s.view, s.names, s.team_names, s.lang, seats.size.height,
+                                seats.content_size.width))
 
     def on_resize(self) -> None:
         """The melds and the players' moves are packed to the panes' sizes: pack again
@@ -240,6 +281,10 @@ class TableApp(App[None]):
     def advance(self) -> None:
         """After any change: let the bots move (paced or stepped), or end the hand."""
         s = self.session
+        if s.auto_draw_now() is not None:  # --auto-draw: the turn could only start so
+            self.flush_log()
+            self.say(t("play.auto_drew", s.lang), "dim")
+            self.redraw()
         if s.state.is_over:
             self.end_of_hand()
         elif s.bot_to_act() and not self.step and not self.bot_scheduled:
@@ -295,6 +340,7 @@ class TableApp(App[None]):
         self.waiting_result = False
         s = self.session
         if not go_on or s.match.winner is not None:
+            self.profile_note = s.record_profile()
             self.action_leave()
             return
         s.next_hand()
@@ -310,7 +356,7 @@ class TableApp(App[None]):
         line = event.value.strip()
         event.input.value = ""
         s = self.session
-        low = line.lower()
+        low = s.command(line)
         if not line:
             if self.step and s.bot_to_act():
                 self.bot_move()
@@ -351,6 +397,55 @@ class TableApp(App[None]):
             self.say(text, style)
         self.redraw()
         self.advance()
+
+    # the mouse -------------------------------------------------------------------------------
+    async def on_click(self, event: events.Click) -> None:
+        """Clicks: a card of the hand goes into the input line (a meld, or the cards that
+        take the pile, being built; clicked again, it comes out), a move of the menu is
+        played, the pile is taken (or its cards asked for), the stock in the title is drawn
+        from. The keys work as before."""
+        widget = event.widget
+        s = self.session
+        if widget is None or not widget.id or not s.human_to_act() or self.closing:
+            return
+        at = event.get_content_offset(widget)
+        if at is None:
+            return
+        prompt = self.query_one("#prompt", Input)
+        if widget.id == "menu" and self.hints is None:
+            for row, start, end, line in self.menu_spans:
+                if row == at.y and start <= at.x < end:
+                    await self.play_clicked(line)
+                    return
+        elif widget.id == "hand" and at.y == 0:
+            card = card_at(self.query_one("#hand", Static).visual, at.x)
+            if card:
+                prompt.value = toggled(prompt.value, card, s.view.phase)
+                prompt.cursor_position = len(prompt.value)
+                prompt.focus()
+        elif widget.id == "pile":
+            takes = [a for a in s.view.legal_actions if isinstance(a, TakePile)]
+            if len(takes) == 1:
+                await self.play_clicked(moves.short_text(takes[0]))
+            elif takes:
+                prompt.value = "t "
+                prompt.cursor_position = 2
+                self.say(t("play.tui.click_take", s.lang), "yellow")
+            else:
+                self.say(" ".join(explain.pile_lines(s.view, s.lang)), "yellow")
+        elif widget.id == "title" and Draw() in s.view.legal_actions:
+            stock = t("play.tui.stock", s.lang, n=s.view.stock_size)
+            title = self.query_one("#title", Static).visual
+            text = getattr(title, "plain", "")
+            start = text.rfind(stock)
+            if start >= 0 and start <= at.x < start + len(stock):
+                await self.play_clicked("s")
+
+    async def play_clicked(self, line: str) -> None:
+        """Play ``line`` as if typed and entered."""
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = line
+        await prompt.action_submit()
 
     # keys ------------------------------------------------------------------------------------
     def action_help(self) -> None:
@@ -398,11 +493,9 @@ class TableApp(App[None]):
         width = max(self.size.width - 2, 40)
         out = Text(t("play.tui.hints", self.session.lang), style="bold green")
         for i, line in enumerate(reply.lines):
-            room = width * 2 if i == 0 else width
-            if len(line) > room:
-                line = line[:room - 1].rstrip() + "…"
             out.append("\n")
-            out.append(line, style="green" if i == 0 else "")
+            out.append(fit_hint(line, width * 2 if i == 0 else width),
+                       style="green" if i == 0 else "")
         self.hints = out
         self.redraw()
         prompt = self.query_one("#prompt", Input)
@@ -413,7 +506,7 @@ class TableApp(App[None]):
         """What taking the pile needs, and its face-up cards bottom to top."""
         s = self.session
         lines = explain.pile_lines(s.view, s.lang) + [""] + explain.pile_cards_lines(
-            s.view, s.lang)
+            s.view, s.lang, symbol_text if self.card_style.symbols else None)
         self.push_screen(TextScreen(Text("\n".join(lines))))
 
     def action_log(self) -> None:
@@ -421,6 +514,22 @@ class TableApp(App[None]):
         lines = [line for e in s.state.events
                  if (line := s.describe(e))]
         self.push_screen(TextScreen(Text("\n".join(lines[-60:]) or "-")))
+
+    def action_ask_quit(self) -> None:
+        """Ctrl-C: ask "Quit? (your match is saved)" (or that it is not, without ``--save``);
+        leave on yes."""
+        if isinstance(self.screen, QuitScreen):  # Ctrl-C twice: yes
+            self.screen.action_answer(True)
+            return
+        s = self.session
+        body = (t("play.tui.quit_saved", s.lang, path=s.save) if s.save is not None
+                else t("play.tui.quit_unsaved", s.lang))
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.action_leave()
+
+        self.push_screen(QuitScreen(body), answered)
 
     def action_leave(self) -> None:
         s = self.session
@@ -432,6 +541,22 @@ class TableApp(App[None]):
         self.exit()
 
 
+def fit_hint(line: str, room: int) -> str:
+    """A hint line ("1. d Kc  (+30 points) — Reason. Reason.") in at most ``room`` cells:
+    its reasons give way a whole sentence at a time, then all of them, so that no word is cut
+    (the move and its value always stay)."""
+    if len(line) <= room:
+        return line
+    move, sep, reasons = line.partition(" — ")
+    sentences = [x for x in reasons.replace(". ", ".\n").split("\n") if x] if sep else []
+    while sentences:
+        sentences.pop()
+        shorter = move + (sep + " ".join(sentences) if sentences else "")
+        if len(shorter) <= room:
+            return shorter
+    return move
+
+
 def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
               style: CardStyle | None = None) -> None:
     """Play ``session`` on the full-screen table until the match ends or the person quits."""
@@ -439,3 +564,5 @@ def run_table(session: Session, *, speed: float = 0.8, step: bool = False,
     app.run()
     if app.quit_message:
         print(app.quit_message)
+    if app.profile_note:
+        print(app.profile_note)

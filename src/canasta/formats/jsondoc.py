@@ -51,7 +51,7 @@ class FormatError(ValueError):
         parts = [source]
         if line is not None:
             parts.append(f"line {line}")
-        elif path:
+        elif path and path != "$":  # the whole document: the file's name says it
             parts.append(path)
         if expected:
             parts.append(expected)
@@ -260,13 +260,37 @@ def rules_header(rules: Rules) -> dict[str, Any]:
     return {"variant": rules.name, "options": dict(rules.options), "rules": rules_to_json(rules)}
 
 
+#: The json module's syntax errors (``JSONDecodeError.msg``) as whole sentences.
+_JSON_ERRORS = {
+    "Expecting value": "a value was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Expecting property name enclosed in double quotes": "a key in double quotes was expected",
+    "Unterminated string starting at": "a string is not closed",
+    "Invalid control character at": "a string holds a line break or a control character",
+    "Invalid \\escape": "a string holds an unknown \\ escape",
+    "Invalid \\uXXXX escape": "a string holds a bad \\u escape",
+    "Extra data": "more text follows the end of the document",
+}
+
+
+def json_syntax_text(exc: json.JSONDecodeError) -> str:
+    """A JSON syntax error as a whole sentence, "column 35: not valid JSON: a string is not
+    closed", saying so when the text ends there (a file cut short)."""
+    what = _JSON_ERRORS.get(exc.msg, exc.msg.removesuffix(" at").lower())
+    text = f"column {exc.colno}: not valid JSON: {what}"
+    if not exc.doc[exc.pos:].strip() or exc.msg.startswith("Unterminated") \
+            or (exc.msg.startswith("Invalid control") and not exc.doc[exc.pos + 1:].strip()):
+        text += " (the text ends there: is the file cut short?)"
+    return text
+
+
 def loads(text: str, source: str, error: type[FormatError] = FormatError) -> Any:
-    """Parse JSON text; a syntax error names the line and column."""
+    """Parse JSON text; a syntax error names the line and column, in a whole sentence."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise error(source, "", f"column {exc.colno}: not valid JSON ({exc.msg})",
-                    line=exc.lineno) from None
+        raise error(source, "", json_syntax_text(exc), line=exc.lineno) from None
     except (RecursionError, ValueError) as exc:
         raise error(source, "", f"not readable as JSON ({exc})", line=1) from None
 

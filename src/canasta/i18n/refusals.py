@@ -29,6 +29,17 @@ if TYPE_CHECKING:
     from canasta.core.data import HandData
 
 
+#: The language each seed text is written in (``../shared/seeds/README.md``).
+SEED_LANGUAGE = {"000": "it", "001": "it", "002": "it", "003": "it", "004": "ro"}
+
+#: Situations of a rule id that its seed sentence does not describe: the sentences on
+#: ``melds`` say that melds are of one rank (no sequences), nothing of laying off onto a meld
+#: the side lacks or of cards of another rank than the meld's. Those refusals quote nothing.
+UNQUOTED_CASES: dict[str, frozenset[str]] = {
+    "melds": frozenset({"wrong_meld", "no_such_meld"}),
+}
+
+
 class Refusal(Protocol):
     """What a refusal needs: the rule id (``IllegalActionError`` has it)."""
 
@@ -86,14 +97,23 @@ def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | 
     """The catalogue key of a rule id: ``refusal.<rule id>`` (spaces as ``_``);
     ``melds.wild_ratio`` has one text per reading (``.le``/``.lt``, from ``rules``), and a
     few have a more precise form when ``values`` holds what it needs (``.with_minimum``,
-    ``.with_count``); where the engine names the situation (``values["case"]``) and the
-    catalogue has ``refusal.<rule id>.<case>``, that text."""
+    ``.with_count``); the pile's rules where a wild card may stand for a natural have
+    ``.or_wild`` (``.or_wild_meld`` where the top card may also go onto a meld); where the
+    engine names the situation (``values["case"]``) and the catalogue has
+    ``refusal.<rule id>.<case>``, that text."""
     key = "refusal." + rule.replace(" ", "_")
     case = (values or {}).get("case")
     if isinstance(case, str) and has(f"{key}.{case}"):
         return f"{key}.{case}"  # one situation of a rule id with several (values["case"])
     if rule == "melds.wild_ratio":
         key += ".lt" if rules is not None and rules.melds.wild_ratio == "lt" else ".le"
+    elif (rule in ("pile.unfrozen_naturals", "pile.opening_take_top_card_only")
+          and rules is not None and rules.pile.unfrozen_wild_may_substitute
+          and rules.pile.unfrozen_naturals > 1):
+        # "one may be a wild card", as the pile's line says: not "needs 2 natural cards"
+        key += ".or_wild"
+        if rule == "pile.unfrozen_naturals" and rules.pile.layoff_takes_unfrozen_pile:
+            key += "_meld"
     elif values and rule == "opening.minimums" and "minimum" in values:
         # A side that opens only with a canasta has no number of points to reach.
         key += ".canasta_only" if values["minimum"] >= CANASTA_ONLY else ".with_minimum"
@@ -115,6 +135,8 @@ def refusal_parts(error: Refusal, rules: Rules,
     if isinstance(extra, dict):
         values.update({str(k): v for k, v in extra.items()})
     found = seed_quote(error.rule, rules.name)
+    if values.get("case") in UNQUOTED_CASES.get(error.rule, ()):
+        found = None
     return {
         "rule": error.rule,
         "key": refusal_key(error.rule, rules, values),

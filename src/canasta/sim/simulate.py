@@ -51,6 +51,8 @@ class SimStats:
         matches_finished / match_wins: matches played to a winner, and wins per team.
         errors / error_messages: hands that failed (the first messages are kept).
         seconds: wall-clock time of the run.
+        interrupted: the run was stopped (Ctrl-C) before ``hands`` hands; the figures count
+            the hands played until then.
     """
 
     variant: str
@@ -73,6 +75,7 @@ class SimStats:
     errors: int = 0
     error_messages: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    interrupted: bool = False
 
     def _per_hand(self, total: float) -> float:
         return total / self.hands_played if self.hands_played else 0.0
@@ -133,6 +136,7 @@ def simulate(
     team_size: int | None = None,
     max_actions: int = 20_000,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> SimStats:
     """Play ``hands`` hands between bots and sum them up (see the module docstring).
 
@@ -145,6 +149,8 @@ def simulate(
         team_size: players per team (6 players).
         max_actions: a hand longer than this counts as an error.
         progress: called with the number of hands done after each hand.
+        stop: asked before each hand; once it returns True the run ends there, its figures
+            those of the hands played (``interrupted``).
 
     Raises:
         ValueError: bad bot names or a player count the rules do not allow.
@@ -171,6 +177,9 @@ def simulate(
     match_no = 0
     match: Match | None = None
     for done in range(1, hands + 1):
+        if stop is not None and stop():
+            stats.interrupted = True
+            break
         try:
             if match is None:
                 match = Match(rules, players, seed=seed * 1_000_003 + match_no,

@@ -34,11 +34,11 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any
 
 from canasta.bots import make_bot
@@ -161,6 +161,8 @@ class TournamentResult:
         games: plays (one hand, or one match with ``match``), ``hands``: hands played.
         seconds: wall-clock time; ``where``: ``"this process"``, ``"processes"`` (local
             worker processes, ``processes`` of them) or ``"ray"``.
+        interrupted: the run was stopped before every deal pair was played (``pairings``
+            and ``ratings`` then count those played).
     """
 
     bots: list[str]
@@ -177,6 +179,7 @@ class TournamentResult:
     seconds: float = 0.0
     where: str = ""
     processes: int = 1
+    interrupted: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document (see the module docstring)."""
@@ -224,31 +227,72 @@ def play_tasks(setup: DuplicateSetup, tasks: Sequence[Task]) -> list[tuple[int, 
 
 
 Progress = Callable[[int, int], None]
+#: Asked between deal pairs: True stops the run (Ctrl-C); the pairs played are kept.
+Stop = Callable[[], bool]
 
 
-def _batches(tasks: list[Task], workers: int) -> list[list[Task]]:
+def _tasks(pairings: Sequence[tuple[str, str]], deals: int) -> Iterator[Task]:
+    """The deal pairs to play, deal by deal, made as they are taken: a huge ``deals`` holds
+    no list of them in memory."""
+    for d in range(deals):
+        for i, (a, b) in enumerate(pairings):
+            yield (i, d, a, b)
+
+
+def _batch_size(tasks: int, workers: int) -> int:
     # Several batches per worker keep every worker busy to the end and the progress bar moving;
     # batches of a few deal pairs keep the per-task overhead (pickling the rules) small.
-    size = max(1, min(8, len(tasks) // (workers * 8)))
-    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
+    return max(1, min(8, tasks // (workers * 8)))
 
 
-def _run_local(setup: DuplicateSetup, tasks: list[Task], workers: int,
-               tick: Callable[[list[tuple[int, PairResult]]], None]) -> None:
+def _batches(tasks: Iterator[Task], size: int) -> Iterator[list[Task]]:
+    while batch := list(islice(tasks, size)):
+        yield batch
+
+
+def _ignore_sigint() -> None:
+    """A worker process leaves Ctrl-C to the parent, which stops the run and ends it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool without waiting for the batches in flight (a stopped run)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
+
+
+def _run_local(setup: DuplicateSetup, tasks: Iterator[Task], count: int, workers: int,
+               tick: Callable[[list[tuple[int, PairResult]]], None], stop: Stop) -> None:
     if workers == 1:
         for task in tasks:
+            if stop():
+                return
             tick(play_tasks(setup, [task]))
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    batches = _batches(tasks, _batch_size(count, workers))
     try:
-        pending = {pool.submit(play_tasks, setup, batch) for batch in _batches(tasks, workers)}
+        # A few batches per worker in flight, the next submitted as one comes back.
+        pending = {pool.submit(play_tasks, setup, b) for b in islice(batches, workers * 3)}
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for fut in done:
                 tick(fut.result())
+            if stop():
+                _end_workers(pool)
+                return
+            for batch in islice(batches, len(done)):
+                pending.add(pool.submit(play_tasks, setup, batch))
     except BaseException:
         # A failed deal pair or Ctrl-C: drop the batches not started instead of playing them.
-        pool.shutdown(wait=False, cancel_futures=True)
+        _end_workers(pool)
         raise
     pool.shutdown()
 
@@ -272,8 +316,9 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         raise RuntimeError(f"ray '{address}': nothing answers there ({exc})") from None
 
 
-def _run_ray(setup: DuplicateSetup, tasks: list[Task], address: str, workers: int | None,
-             tick: Callable[[list[tuple[int, PairResult]]], None]) -> None:
+def _run_ray(setup: DuplicateSetup, tasks: Iterator[Task], count: int, address: str,
+             workers: int | None, tick: Callable[[list[tuple[int, PairResult]]], None],
+             stop: Stop) -> None:
     try:
         import ray
     except ImportError as exc:
@@ -294,11 +339,17 @@ def _run_ray(setup: DuplicateSetup, tasks: list[Task], address: str, workers: in
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         remote = ray.remote(play_tasks)
         setup_ref = ray.put(setup)
-        pending = [remote.remote(setup_ref, batch) for batch in _batches(tasks, max(1, cpus))]
+        batches = _batches(tasks, _batch_size(count, max(1, cpus)))
+        pending = [remote.remote(setup_ref, b) for b in islice(batches, max(1, cpus) * 3)]
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            done, pending = ray.wait(pending, num_returns=1, timeout=0.25)
             for ref in done:
                 tick(ray.get(ref))
+            if stop():
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+                return
+            pending += [remote.remote(setup_ref, b) for b in islice(batches, len(done))]
     finally:
         if started:
             ray.shutdown()
@@ -312,6 +363,7 @@ def run_tournament(
     workers: int = 1,
     ray: str | None = None,
     progress: Progress | None = None,
+    stop: Stop | None = None,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` on deal pairs ``0 .. deals - 1`` and rate the bots.
 
@@ -324,6 +376,8 @@ def run_tournament(
             local Ray instance (None: all).
         ray: None (no Ray), ``"local"``, ``"auto"`` or a Ray address.
         progress: called with (games done, games in all) as results arrive.
+        stop: asked between deal pairs; once it returns True no deal pair is started and the
+            result holds those played (``interrupted``; pairings without any are left out).
 
     Raises:
         ValueError: fewer than two bots, a bot named twice, an unknown bot, ``deals`` < 1,
@@ -346,10 +400,11 @@ def run_tournament(
         raise ValueError(f"workers: at least 1, not {workers}")
     setup.check()
     pairing_list = list(combinations(names, 2))
-    tasks: list[Task] = [(i, d, a, b) for d in range(deals)
-                         for i, (a, b) in enumerate(pairing_list)]
+    count = deals * len(pairing_list)
+    tasks = _tasks(pairing_list, deals)
     plays_per_pair = len(seatings(setup.sides))
-    total = len(tasks) * plays_per_pair
+    total = count * plays_per_pair
+    asked = stop or (lambda: False)
     results: dict[tuple[int, int], PairResult] = {}
 
     def tick(batch: list[tuple[int, PairResult]]) -> None:
@@ -362,23 +417,26 @@ def run_tournament(
         progress(0, total)
     started = time.perf_counter()
     if ray is not None:
-        _run_ray(setup, tasks, ray, workers if workers > 1 else None, tick)
+        _run_ray(setup, tasks, count, ray, workers if workers > 1 else None, tick, asked)
         where, used = "ray", 0
     else:
-        used = min(workers, len(tasks))
-        _run_local(setup, tasks, used, tick)
+        used = min(workers, count)
+        _run_local(setup, tasks, count, used, tick, asked)
         where = "this process" if used == 1 else "processes"
     seconds = time.perf_counter() - started
     ordered = [results[key] for key in sorted(results)]
-    pairings = []
-    for i, (a, b) in enumerate(pairing_list):
-        pairings.append(PairingResult.of(
-            a, b, [p for (d, j), p in sorted(results.items()) if j == i]))
+    interrupted = len(results) < count
+    by_pairing: dict[int, list[PairResult]] = {}
+    for (_, j), p in sorted(results.items()):
+        by_pairing.setdefault(j, []).append(p)
+    pairings = [PairingResult.of(a, b, by_pairing[i])
+                for i, (a, b) in enumerate(pairing_list) if i in by_pairing]
     return TournamentResult(
         bots=names, variant=setup.rules.name, players=setup.players, deals=deals,
         seed=setup.seed, match=setup.match, pairings=pairings,
-        ratings=rate_bots(names, ordered), pairs=ordered, games=total,
-        hands=sum(p.hands for p in ordered), seconds=seconds, where=where, processes=used)
+        ratings=rate_bots(names, ordered), pairs=ordered,
+        games=len(results) * plays_per_pair, hands=sum(p.hands for p in ordered),
+        seconds=seconds, where=where, processes=used, interrupted=interrupted)
 
 
 def default_workers() -> int:
