@@ -21,6 +21,9 @@ from canasta.bots.expert import (
     VALUES,
 )
 from canasta.bots.hints import DEFAULT_BUDGET, Reason, Suggestion
+from canasta.bots.lookahead import DEFAULT_MARGIN as LOOK_MARGIN
+from canasta.bots.lookahead import DEFAULT_SAMPLES as LOOK_SAMPLES
+from canasta.bots.lookahead import DEFAULT_WIDTH as LOOK_WIDTH
 from canasta.bots.registry import (
     BOTS,
     Bot,
@@ -70,10 +73,13 @@ def _medium(seed: int | None) -> Bot:
     return medium(seed)
 
 
-def _hard(seed: int | None) -> Bot:
+def _hard(seed: int | None, samples: int = LOOK_SAMPLES, width: int = LOOK_WIDTH,
+          margin: float = LOOK_MARGIN, at: str = "both",
+          value: str = "learned") -> Bot:
     from canasta.bots.levels import hard
 
-    return hard(seed)
+    return hard(seed, samples=samples, width=width, margin=margin, at=at,
+                value=value)
 
 
 register_bot("random", RandomBot, "bot.random")
@@ -83,7 +89,13 @@ register_bot("easy", _easy, "bot.easy", (
     Param("miss", float, 0.4, 0.0, 1.0),
 ))
 register_bot("medium", _medium, "bot.medium")
-register_bot("hard", _hard, "bot.hard")
+register_bot("hard", _hard, "bot.hard", (
+    Param("samples", int, LOOK_SAMPLES, 0, 64),
+    Param("width", int, LOOK_WIDTH, 1, 8),
+    Param("margin", float, LOOK_MARGIN, -1000.0, 1000.0),
+    Param("at", str, "both", choices=("both", "draw", "discard")),
+    Param("value", str, "learned", choices=("learned", "evaluate")),
+))
 # By its "module:attribute" name: the expert module imports the registry (its playout policy
 # is a bot spec), so the registry must not import it back. Its defaults are the module's.
 register_bot("expert", "canasta.bots.expert:make_expert", "bot.expert", (

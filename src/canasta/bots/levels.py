@@ -11,7 +11,9 @@ strength).
   may (:data:`MEDIUM_WEIGHTS`);
 * ``hard``: adds card tracking (:mod:`canasta.bots.tracking`), partner play and going-out
   timing against the match score, with weights per preset from ``hard_weights.json`` next
-  to this module (:func:`hard_weights`).
+  to this module (:func:`hard_weights`); ``hard:samples=8`` adds a shallow search over
+  sampled deals at draws and discards (:mod:`canasta.bots.lookahead`), off by default as it
+  has not yet beaten the heuristic alone on every preset.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import fields
 from importlib import resources
 
 from canasta.bots.heuristic import Features, HeuristicBot, Weights
+from canasta.bots.lookahead import DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_WIDTH, LookaheadBot
 from canasta.core.actions import Action
 from canasta.core.state import View
 
@@ -86,11 +89,21 @@ def medium(seed: int | None = None) -> HeuristicBot:
     return HeuristicBot(seed, MEDIUM_WEIGHTS, Features(), name="medium")
 
 
-def hard(seed: int | None = None, weights: Weights | None = None) -> HeuristicBot:
+def hard(seed: int | None = None, weights: Weights | None = None,
+         samples: int = DEFAULT_SAMPLES, width: int = DEFAULT_WIDTH,
+         margin: float = DEFAULT_MARGIN, at: str = "both", value: str = "learned") -> HeuristicBot:
     """The ``hard`` level (see the module docstring); ``weights`` replaces the shipped ones
-    on every preset (the tuning script tries its candidates so)."""
+    on every preset (the tuning script tries its candidates so); ``samples``, ``width`` and
+    ``margin`` are the shallow search's (:class:`~canasta.bots.lookahead.LookaheadBot`;
+    ``samples=0``: the heuristic alone, the expert's playout policy)."""
     features = Features(tracking=True, timing=True, partner=True)
     if weights is not None:
-        return HeuristicBot(seed, weights, features, name="hard")
+        if samples <= 0:
+            return HeuristicBot(seed, weights, features, name="hard")
+        return LookaheadBot(seed, weights, {}, features, "hard", samples, width, margin,
+                            at, value=value)
     default, by_preset = hard_weights()
-    return LevelBot(seed, default, by_preset, features, name="hard")
+    if samples <= 0:
+        return LevelBot(seed, default, by_preset, features, name="hard")
+    return LookaheadBot(seed, default, by_preset, features, "hard", samples, width, margin,
+                            at, value=value)
