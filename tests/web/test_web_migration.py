@@ -122,6 +122,9 @@ def test_tables_written_before_the_event_log_show_and_play_on_the_same(
                     assert added <= {"one_card_pile"}, added
                     for name in added:
                         del now["options"][name]
+                    # a setting named since (the chat's) shows its default
+                    if "chat" not in before["settings"]:
+                        assert now["settings"].pop("chat") == "presets"
                     # a hand dealt before deals were committed to shows no commitment
                     assert now.pop("deal") is None
                     assert _same(now) == _same(before), (table, who)

@@ -47,7 +47,7 @@ READS = (1, 2)
 
 _TOP_KEYS = frozenset({
     "format", "version", "engine", "date", "variant", "options", "rules", "players",
-    "team_size", "names", "seed", "hands", "scores", "winner", "event", "notes",
+    "team_size", "names", "seed", "hands", "scores", "winner", "event", "notes", "reports",
 })
 _HAND_KEYS = frozenset({
     "dealer", "deck", "start", "scores_before", "actions", "end_reason", "sheets", "deal",

@@ -11,7 +11,7 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables                        create: {"variant", "options", "players",
                                             "team_size", "seats": [{"type": "human"|"bot"|
                                             "open", "level", "name"}], "clock", "level",
-                                            "hints", "undo", "public", "lang"} -> links
+                                            "hints", "undo", "public", "chat", "lang"} -> links
                                             with seat tokens (canasta.web.play.settings)
     GET  /api/lobby                         {"tables": public tables with a free seat}
     POST /api/tables/{id}/seats/{seat}/join {"name", "lang"}: a free seat -> {"token", "path"}
@@ -35,13 +35,14 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     GET  /openapi.json                      the OpenAPI schema of all this
 
 WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<seat token>"}``
-(no token: a spectator) and receives ``{"type": "state", ...}`` now and after every change.
+(no token: a spectator; ``"chat": true`` to take part in the chat) and receives ``{"type": "state", ...}`` now and after every change.
 It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"text"``),
 ``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
 ``{"type": "bot", "seat": s, "level": "medium"}``, ``{"type": "take-back"}`` (I'm back),
 ``{"type": "hint"}`` (answered ``{"type": "hint", "version", "items"}`` to the sender),
-``{"type": "undo", "version": n}``, ``{"type": "rematch"}`` and ``{"type": "ping"}``
-(answered ``{"type": "pong", "version"}``), each as a text frame.
+``{"type": "undo", "version": n}``, ``{"type": "rematch"}``, ``{"type": "ping"}``
+(answered ``{"type": "pong", "version"}``) and the chat's ``chat``, ``chat-mute`` and
+``chat-report`` (:mod:`canasta.web.play.chat`), each as a text frame.
 A refused message is answered ``{"type": "error", "code", "message", "version"}`` to its
 sender only, the table is unchanged and the connection stays open; an illegal move's error
 also carries ``"rule"`` and ``"refusal"`` (``{"rule", "key", "values", "variant", "seed",
@@ -87,6 +88,7 @@ from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
 from canasta.web.headers import catalogue_response
 from canasta.web.headers import install as install_headers
+from canasta.web.play.chat import ChatDesk
 from canasta.web.play.tables import Connection, TableManager, bot_levels, variants
 from canasta.web.protocol.errors import WebError, bad
 from canasta.web.protocol.limits import ServerLimits
@@ -210,6 +212,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             raise ValueError(f"no setting '{key}' of the cluster")
         setattr(manager.cluster, key, value)
     dispatcher = Dispatcher(manager, limits)
+    chat = ChatDesk(manager)  # canasta.web.play.chat
+    chat.install(dispatcher)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -372,8 +376,10 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         if reply.refused:
             return respond(reply)
         suffix = "" if hand is None else f"-hand{hand + 1}"
+        reports = await chat.reports(table_id)  # reported chat messages go with the record
+        body = {**(reply.body or {}), **({"reports": reports} if reports else {})}
         return Response(
-            json.dumps(reply.body, indent=1) + "\n", media_type="application/json",
+            json.dumps(body, indent=1) + "\n", media_type="application/json",
             headers={"Content-Disposition":
                      f'attachment; filename="canasta-{table_id}{suffix}.json"'})
 
@@ -450,6 +456,8 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
                                              limits.max_depth, "message"))
             conn = Connection(send, None, send_text)
             seat = await manager.attach(table, conn, hello.token)
+            if hello.chat:
+                await chat.welcome(table, conn)
         except WebError as exc:
             with contextlib.suppress(Exception):
                 await send(exc.to_json(table.version))

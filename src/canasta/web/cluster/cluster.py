@@ -29,6 +29,7 @@ import contextlib
 import datetime as _dt
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from canasta.web.cluster.pubsub import LocalBus, RedisBus
@@ -62,6 +63,8 @@ class Service(Protocol):
     origin: str
     tables: dict[str, Table]
     clocks: ClockKeeper
+    #: handlers of other kinds of news about a held table (the chat's), by ``k``
+    bus_handlers: dict[str, Callable[[Table, dict[str, Any]], Awaitable[None]]]
 
     async def db(self, fn: Any, *args: Any) -> Any: ...
     async def get(self, table_id: str) -> Table: ...
@@ -251,7 +254,10 @@ class Cluster:
         if held is None:
             return
         table = held
-        if kind == "moved":
+        extra = svc.bus_handlers.get(str(kind))
+        if extra is not None:
+            await extra(table, message)
+        elif kind == "moved":
             await svc.mirror(table, message)
         elif kind == "changed":
             async with table.lock:

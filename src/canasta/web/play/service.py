@@ -32,7 +32,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -113,6 +113,8 @@ class TableService:
         #: counters for the load benchmark and logs
         self.stats = {"moves": 0, "bot_moves": 0, "refreshes": 0, "mirrored": 0}
         self.committer = Committer(self._append_many)
+        #: news of other kinds about a held table, by the message's ``k`` (the chat's)
+        self.bus_handlers: dict[str, Callable[[Table, dict[str, Any]], Awaitable[None]]] = {}
         self.cluster = Cluster(self)
 
     async def db(self, fn: Any, *args: Any) -> Any:

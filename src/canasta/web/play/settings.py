@@ -1,6 +1,7 @@
 """A table's settings, chosen at creation: the turn clock, the level of the bot that plays for
-an absent person, hints, the casual house rule *undo*, and whether the table is listed in the
-public lobby.
+an absent person, hints, the casual house rule *undo*, whether the table is listed in the
+public lobby, and what its chat allows (``"presets"``: preset phrases only, the default;
+``"free"``: free text too; canasta.web.play.chat).
 
 They are stored with the table (``canasta_tables.settings``, JSON) and sent to every client in
 the state message (``"settings"``). :func:`parse_settings` checks a creation request's values
@@ -21,6 +22,8 @@ DEFAULT_LEVEL = "medium"
 #: Seconds of a turn clock: 0 (off) or within these bounds.
 MIN_CLOCK = 1
 MAX_CLOCK = 3600
+#: What a table's chat allows: preset phrases only, or free text as well (the host's choice).
+CHAT_MODES = ("presets", "free")
 
 
 class SettingsError(ValueError):
@@ -66,6 +69,8 @@ class TableSettings:
         hints: the Hint button is offered.
         undo: the house rule undo (own melds and lay-offs of the turn, before the discard).
         public: the table is listed in the lobby while it has a free seat.
+        chat: ``"presets"`` (preset phrases only) or ``"free"`` (free text too), chosen by
+            the host; a rated or tournament table has presets only (canasta.web.play.chat).
         rematch: the id of the table of the rematch, once one is asked for.
     """
 
@@ -75,11 +80,13 @@ class TableSettings:
     undo: bool = False
     public: bool = False
     rematch: str | None = None
+    chat: str = "presets"
 
     def to_json(self) -> dict[str, Any]:
         # field by field: dataclasses.asdict deep-copies, and every message carries these
         return {"clock": self.clock, "level": self.level, "hints": self.hints,
-                "undo": self.undo, "public": self.public, "rematch": self.rematch}
+                "undo": self.undo, "public": self.public, "rematch": self.rematch,
+                "chat": self.chat}
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableSettings:
@@ -99,7 +106,7 @@ def _flag(spec: dict[str, Any], key: str, default: bool) -> bool:
 
 def parse_settings(spec: dict[str, Any]) -> TableSettings:
     """The settings of a creation request (``clock``, ``level``, ``hints``, ``undo``,
-    ``public``; all optional).
+    ``public``, ``chat``; all optional).
 
     Raises:
         SettingsError: a value of the wrong type or out of range.
@@ -111,7 +118,12 @@ def parse_settings(spec: dict[str, Any]) -> TableSettings:
             clock != 0 and not MIN_CLOCK <= clock <= MAX_CLOCK):
         raise SettingsError(f"'clock' must be 0 (no clock) or seconds from {MIN_CLOCK} to "
                             f"{MAX_CLOCK}")
+    chat = spec.get("chat", "presets")
+    if chat not in CHAT_MODES:
+        raise SettingsError("'chat' must be \"presets\" (preset phrases only) or \"free\" "
+                            "(free text too)")
     return TableSettings(
+        chat=chat,
         clock=clock,
         level=check_level(spec.get("level"), "'level'"),
         hints=_flag(spec, "hints", True),

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
+from canasta.web.protocol.base import Request as Request  # re-exported: the dispatcher's type
+from canasta.web.protocol.base import Strict
+from canasta.web.protocol.chatmessages import CHAT_TYPES, ChatMute, ChatReport, ChatSay
 from canasta.web.protocol.errors import bad
 from canasta.web.protocol.fields import (
     MAX_CARDS,
@@ -48,12 +51,6 @@ from canasta.web.protocol.fields import (
 _LANG = "the language of the default seat names (a catalogue: en, it, pt, ro)"
 
 _VARIANT = "a preset (`GET /api/variants`)"
-
-
-class Strict(BaseModel):
-    """Strict types, unknown fields refused, values frozen."""
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
 # -- actions: the JSON form of canasta.core.actions ------------------------------------------
@@ -111,17 +108,6 @@ ActionJson = Annotated[
 
 
 # -- requests: what the dispatcher runs --------------------------------------------------------
-class Request(Strict):
-    """A request to the server. ``limit`` names the budget it spends (``seat``: the sender's
-    seat's; ``create``: the client address's; None: free); ``status`` is the HTTP status of
-    its answer; ``reply``: over the WebSocket, the answer goes to the sender (the others'
-    answers are the state messages that every connection receives)."""
-
-    limit: ClassVar[str | None] = None
-    status: ClassVar[int] = 200
-    reply: ClassVar[bool] = False
-
-
 class TableRequest(Request):
     """A request about one table, sent by a seat (or a spectator)."""
 
@@ -272,6 +258,8 @@ class CreateTable(Request):
     hints: bool = True
     undo: bool = False
     public: bool = False
+    chat: Literal["presets", "free"] = Field(default="presets", description=(
+        "what the table's chat allows: preset phrases only, or free text too"))
     lang: Lang = Field(default="en", description=_LANG)
 
     @model_validator(mode="after")
@@ -386,10 +374,12 @@ class JoinBody(Strict):
 
 # -- WebSocket messages ----------------------------------------------------------------------
 class Hello(Strict):
-    """The first message of a WebSocket: the seat's token (none: a spectator)."""
+    """The first message of a WebSocket: the seat's token (none: a spectator); ``chat``:
+    this connection takes part in the table's chat (canasta.web.play.chat)."""
 
     type: Literal["hello"]
     token: Token | None = None
+    chat: bool = False
 
 
 class MoveMessage(Move):
@@ -430,7 +420,7 @@ class PingMessage(Ping):
 
 ClientMessage = Annotated[
     MoveMessage | GoOutMessage | NextHandMessage | UndoMessage | BotMessage | TakeBackMessage
-    | HintMessage | RematchMessage | PingMessage,
+    | HintMessage | RematchMessage | PingMessage | ChatSay | ChatMute | ChatReport,
     Field(discriminator="type")]
 MESSAGE_TYPES = ("action", "go-out", "next-hand", "undo", "bot", "take-back", "hint",
-                 "rematch", "ping")
+                 "rematch", "ping", *CHAT_TYPES)

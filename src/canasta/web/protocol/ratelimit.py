@@ -11,6 +11,8 @@
   per process; each state message is serialized once for all of them, and a slow reader's
   waiting one is replaced by the next (canasta.web.play.connections), so a table's fan-out is
   bounded in count and in what waits.
+* **Chat** (:class:`ChatBudget`): a seat may send 5 chat messages at once, then one each
+  2 seconds, besides its budget for all messages.
 * **Tables nobody attends** (:func:`people_present`): bots play only while a person seated
   at the table is connected or has made a request in the last ``idle_after`` seconds
   (``TableService.idle_after``); a table left to its bots stops until someone comes back
@@ -26,8 +28,9 @@ import time
 
 from canasta.web.play.seats import Table
 from canasta.web.protocol.errors import WebError
+from canasta.web.protocol.limits import Buckets
 
-__all__ = ["SocketCount", "check_spectators", "people_present"]
+__all__ = ["ChatBudget", "SocketCount", "check_spectators", "people_present"]
 
 
 class SocketCount:
@@ -76,3 +79,23 @@ def people_present(table: Table, idle_after: float, now: float | None = None) ->
     if any(table.connected(s.seat) > 0 for s in table.seats if s.kind == "human"):
         return True
     return (time.monotonic() if now is None else now) - table.last_person < idle_after
+
+
+class ChatBudget:
+    """The chat's own rate, per seat of a table (canasta.web.play.chat): ``burst`` messages
+    at once, then one each ``1 / rate`` seconds, on top of the seat's budget for all its
+    messages (a person types a few lines a minute; a flood is refused, 429-style)."""
+
+    def __init__(self, burst: int = 5, rate: float = 0.5) -> None:
+        self.buckets = Buckets(burst, rate)
+
+    def spend(self, table_id: str, seat: int) -> None:
+        """Spend one chat message of ``seat``.
+
+        Raises:
+            WebError: ``rate-limited``, with the seconds to wait.
+        """
+        wait = self.buckets.take((table_id, seat))
+        if wait:
+            raise WebError("rate-limited", f"too many chat messages: wait {wait:.1f} s",
+                           retry_after=wait)

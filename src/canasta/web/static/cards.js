@@ -42,6 +42,14 @@ function groupHand(cards) {
   return out;
 }
 
+// A card's name for screen readers, in the page's language: "queen of hearts", "7 of clubs".
+function cardName(text) {
+  const c = parseCard(text);
+  if (c.rank === "JK") return t("card.joker");
+  const rank = hasText("card.rank." + c.rank) ? t("card.rank." + c.rank) : c.rank;
+  return t("card.name", { rank, suit: t("card.suit." + c.suit) });
+}
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -54,7 +62,7 @@ function cardEl(text, extra) {
   const e = el("div", "card" + (c.red ? " red" : "") + (c.wild ? " wild" : "") + (c.rank === "JK" ? " joker" : "") + (extra ? " " + extra : ""));
   e.dataset.card = text;
   e.setAttribute("role", "img");
-  e.setAttribute("aria-label", text);
+  e.setAttribute("aria-label", cardName(text));
   if (c.rank === "JK") {
     e.appendChild(el("span", "corner", "JK"));
     e.appendChild(el("span", "pip", "\u2605"));
@@ -69,7 +77,10 @@ function cardEl(text, extra) {
 }
 
 function backEl(extra) {
-  return el("div", "card back" + (extra ? " " + extra : ""));
+  const e = el("div", "card back" + (extra ? " " + extra : ""));
+  e.setAttribute("role", "img");
+  e.setAttribute("aria-label", t("card.back"));
+  return e;
 }
 
 // One invitation or spectator link: its label, the URL in a read-only field, a copy button

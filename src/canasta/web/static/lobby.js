@@ -161,7 +161,7 @@ async function onSubmit(ev) {
   const body = {
     variant: $("variant").value, players: n, options, seats,
     clock: Number($("clock").value), level: $("away-level").value,
-    hints: $("hints").checked, undo: $("undo").checked, lang: LANG,
+    hints: $("hints").checked, undo: $("undo").checked, lang: LANG, chat: $("chat").value,
     public: $("public").checked || seats.some((s) => s.type === "open"),
   };
   if (n === 6) body.team_size = Number($("team-size").value);

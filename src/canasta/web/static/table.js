@@ -25,7 +25,7 @@ function connect() {
   setConn("connecting");
   ws.onopen = () => {
     retry = 0;
-    ws.send(JSON.stringify({ type: "hello", token }));
+    ws.send(JSON.stringify({ type: "hello", token, chat: true }));
   };
   ws.onmessage = (ev) => {
     let msg;
@@ -38,6 +38,8 @@ function connect() {
       onHint(msg);
     } else if (msg.type === "error") {
       onError(msg);
+    } else if (String(msg.type).startsWith("chat")) {
+      onChat(msg);  // chat.js
     }
   };
   ws.onclose = (ev) => {
@@ -182,6 +184,7 @@ function render() {
   renderSheet();
   renderHint();
   renderClock();
+  afterRender();  // access.js: names for screen readers, focus kept, events announced
 }
 
 function renderTop() {
@@ -351,6 +354,7 @@ function renderHand() {
       const c = cardEl(item.text, (selected.has(item.index) ? "selected" : "") + (drawn.has(item.index) ? " drawn" : ""));
       if (drawn.has(item.index)) c.title = t("ui.just_drawn");
       c.tabIndex = 0;
+      c.dataset.index = String(item.index);
       c.setAttribute("role", "button");
       c.setAttribute("aria-pressed", selected.has(item.index) ? "true" : "false");
       const toggle = () => {
@@ -360,6 +364,7 @@ function renderHand() {
         renderActions();
         renderCenter();
         renderHint();
+        afterRender();
       };
       c.addEventListener("click", toggle);
       c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
@@ -539,43 +544,7 @@ function renderHistory() {
   box.appendChild(table);
 }
 
-function renderSeatAdmin() {
-  const box = $("seat-admin");
-  box.replaceChildren();
-  S.seats.forEach((seat) => {
-    const row = el("div", "admin-row");
-    row.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
-    row.appendChild(el("span", "seat-name", seat.name));
-    const what = seat.controller === "bot" ? `${t("ui.bot")} (${t("ui.level_" + seat.level)})` : seat.connected ? t("ui.online") : t("ui.offline");
-    row.appendChild(el("span", "tag", what));
-    if (S.you !== null && seat.kind === "human" && seat.controller === "human" && (!seat.connected || seat.seat === S.you)) {
-      row.appendChild(button(t("ui.give_bot"), "small secondary", () => send({ type: "bot", seat: seat.seat }), true, "give-bot"));
-    }
-    if (seat.seat === S.you && seat.controller === "bot") {
-      row.appendChild(button(t("ui.take_back"), "small primary", () => send({ type: "take-back" }), true, "take-back"));
-    }
-    box.appendChild(row);
-  });
-  const invites = $("invites");
-  invites.replaceChildren();
-  const saved = JSON.parse(localStorage.getItem("canasta.tables") || "{}")[tableId];
-  if (saved && saved.links) {
-    invites.appendChild(el("h3", null, t("ui.invite_links")));
-    saved.links.forEach((l) => invites.appendChild(linkRow(l.name, location.origin + l.path)));
-    invites.appendChild(linkRow(t("ui.spectator_link"), location.origin + `/t/${tableId}`));
-  }
-}
-
 // -- wiring -----------------------------------------------------------------------------
-function initTabs() {
-  document.querySelectorAll(".tab").forEach((tab) => {
-    tab.addEventListener("click", () => {
-      document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("active", x === tab));
-      document.querySelectorAll(".tab-body").forEach((b) => b.classList.toggle("hidden", b.id !== "tab-" + tab.dataset.tab));
-    });
-  });
-}
-
 $("sheet-close").addEventListener("click", closeSheet);
 $("sheet-next").addEventListener("click", nextHand);
 $("sheet-rematch").addEventListener("click", rematch);

@@ -44,6 +44,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from canasta.web.storage import chatrows  # noqa: F401 - the chat's tables, on Base
 from canasta.web.storage.leases import Leases
 from canasta.web.storage.models import (
     ActionRow,
