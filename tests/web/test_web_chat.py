@@ -67,9 +67,11 @@ def test_free_text_is_cleaned_and_length_limited_and_spectators_hear_nothing(
     assert client.get(f"/api/tables/{table}").json()["settings"]["chat"] == "free"
     with client.websocket_connect(f"/ws/{table}") as a, \
             client.websocket_connect(f"/ws/{table}") as b, \
+            client.websocket_connect(f"/ws/{table}") as plain, \
             client.websocket_connect(f"/ws/{table}") as watcher:
         assert hello(a, ann)["mode"] == "free"
         hello(b, bob)
+        plain.send_json({"type": "hello", "token": bob})  # no "chat": a client of the API
         hello(watcher, None)
         a.send_json({"type": "chat", "text": "  <b>nice</b>\u202e meld\u200b  "})
         heard = next_of(b, "chat")
@@ -80,9 +82,11 @@ def test_free_text_is_cleaned_and_length_limited_and_spectators_hear_nothing(
         assert refused["code"] == "malformed" and str(MAX_CHAT) in refused["message"]
         watcher.send_json({"type": "chat", "preset": "hello"})
         assert next_of(watcher, "error")["code"] == "spectator"
-        # the spectator's stream has had state messages only: a ping comes back next
-        watcher.send_json({"type": "ping"})
-        assert next_of(watcher, "pong", "chat")["type"] == "pong"
+        # the spectator's stream, and the one that did not ask for the chat, had state
+        # messages only: a ping's answer comes next
+        for ws in (watcher, plain):
+            ws.send_json({"type": "ping"})
+            assert next_of(ws, "pong", "chat", "chat-welcome")["type"] == "pong"
     r = client.post("/api/tables", json={"chat": "loud"})
     assert r.status_code == 400 and "'chat'" in r.json()["message"]
 

@@ -35,7 +35,8 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     GET  /openapi.json                      the OpenAPI schema of all this
 
 WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": "<seat token>"}``
-(no token: a spectator; ``"chat": true`` to take part in the chat) and receives ``{"type": "state", ...}`` now and after every change.
+(no token: a spectator; ``"chat": true`` to take part in the chat) and receives
+``{"type": "state", ...}`` now and after every change.
 It may then send ``{"type": "action", "version": n, "action": {...}}`` (or ``"text"``),
 ``{"type": "go-out", "version": n}``, ``{"type": "next-hand", "version": n}``,
 ``{"type": "bot", "seat": s, "level": "medium"}``, ``{"type": "take-back"}`` (I'm back),

@@ -87,7 +87,7 @@ function renderChatPeople() {
   box.replaceChildren();
   S.seats.forEach((seat) => {
     if (seat.seat === S.you || seat.kind !== "human") return;
-    const row = el("label", "chat-person");
+    const row = el("div", "chat-person");
     row.appendChild(el("span", "seat-name", seat.name));
     const pick = el("select");
     pick.dataset.seat = String(seat.seat);

@@ -126,6 +126,7 @@ function onPlayers() {
       type.appendChild(o);
     });
     type.value = prev.type;
+    type.setAttribute("aria-label", t("ui.seat_n", { n: i + 1 }));
     row.appendChild(type);
     const level = el("select", "level");
     BOTS.forEach((b) => {
@@ -134,6 +135,7 @@ function onPlayers() {
       level.appendChild(o);
     });
     level.value = prev.level;
+    level.setAttribute("aria-label", t("ui.level"));
     row.appendChild(level);
     const sync = () => level.classList.toggle("invisible", type.value !== "bot");
     type.addEventListener("change", sync);

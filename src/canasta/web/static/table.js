@@ -561,8 +561,9 @@ function fitActionBar() {
 if (window.ResizeObserver) new ResizeObserver(fitActionBar).observe($("actions"), { box: "border-box" });
 window.addEventListener("resize", fitActionBar);
 window.addEventListener("hashchange", () => location.reload());
-initI18n().then(async () => {
+// once every script of the page has run (initTabs is access.js's, onChat chat.js's)
+document.addEventListener("DOMContentLoaded", () => initI18n().then(async () => {
   await initLangSwitch();
   initTabs();
   connect();
-});
+}));
