@@ -91,6 +91,7 @@ function onError(msg) {
   else if (msg.code === "illegal") text = t("ui.err_illegal", { msg: msg.message });
   else if (msg.code === "not-allowed") text = t("ui.err_not_allowed");
   else if (msg.code === "storage") text = t("ui.err_storage");
+  else if (msg.code === "rate-limited") text = t("ui.chat_slow");
   else if (msg.code === "server-error") text = t("ui.err_server");
   else if (msg.key) text = t(msg.key, msg.values || {});
   else text = t("ui.err_generic", { msg: msg.message });
