@@ -347,7 +347,7 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
 
 def test_the_score_screen_names_the_partner_of_the_player_who_went_out() -> None:
     """The sheet numbers a side's players in seat order and the player who went out keeps
-    a number (issue 9); the table named the partner's row from the players still holding
+    a number; the table named the partner's row from the players still holding
     cards, so East's cards read "Cards left in hand, player 2" after West went out."""
     s = new_session(seed=0)
     play_out(s)

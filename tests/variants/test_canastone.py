@@ -40,7 +40,7 @@ def test_three_packs_fifteen_cards_every_player_count() -> None:
 
 def test_five_players_each_for_themselves() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Si gioca in numero variabile da 2 a 6 persone": five play
-    each for themselves, as three do (issue 9 item 9); classic Italian (seed 001) names only its
+    each for themselves, as three do; classic Italian (seed 001) names only its
     two-, three-, four- and six-player games."""
     assert 5 in RULES.deal.player_counts
     s = State.deal(RULES, 5, seed=4)
@@ -262,7 +262,7 @@ def test_mattoni_opening_with_the_pile_blocked_for_a_round() -> None:
 def test_mattoni_are_three_jokers_or_two_and_a_deuce(meld: str, blocked: bool) -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Classica è l'apertura con tre Joker o con due Joker e una
     pinella detta anche «apertura» di «mattoni»": only those melds are blocked after an
-    opponent's joker (issue 9 item 5); another wild meld with a joker opens with the pile."""
+    opponent's joker; another wild meld with a joker opens with the pile."""
     seat1 = "Qs Qh JK JK JK 2c 2d Ac Ks Kh Kd 7s 7h 7d 6c"
     seat0 = "As Ah JK Qd 4s 4h 4d 5c 5d 6s 6h 6d 10s 10h 10d"
     s = start({1: seat1, 0: seat0}, "Kc Kd Jc Jd 10c 9c Js Jh", scores=[3000, 3000])
@@ -282,7 +282,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
     superiore del pozzo stesso però e le carte che la catturano non possono far parte del
     punteggio di «apertura»": an unopened side takes the pile only when its hand can complete
     the opening without them, and the take (with the stock card drawn) cannot be undone by
-    ``retract`` nor by a meld that leaves the opening short (issue 9 item 12)."""
+    ``retract`` nor by a meld that leaves the opening short."""
     hand = "4s 4h Ks Kh Kd 9s 9h JK As 8d 7c 6c 5c 10c Jd"
     s = start({1: hand.replace("JK", "Qd")}, "5d", scores=[3000, 3000])
     assert rule_of(s, "take-pile 4s 4h") == "opening.minimums"  # 30 of 90 without the pile
@@ -302,7 +302,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
 def test_natural_opening_covers_every_meld_of_the_opening_turn(order: tuple[str, str]) -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Per la discesa a 50 punti si richiedono solo
     combinazioni con carte naturali": every meld laid in the opening turn, also after the
-    minimum is reached, so the order of the melds does not matter (issue 9 item 11); from the
+    minimum is reached, so the order of the melds does not matter; from the
     next turn wild cards may be melded."""
     s = start({1: "As Ad Ac 9s 9h 2c Ks Kh 7s 7h 6s 6h 5c 5d 4d"}, "8c 8d")
     apply_all(s, "draw")
@@ -322,7 +322,7 @@ def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bo
     """Seed 000_1cc8abd4e271b725.txt: "3000 per canasta pura di pinelle", "2000 punti per canasta
     mista di Joker e pinelle": a wild canasta of deuces is pure, one with a joker impure, for
     going out ("almeno una canasta pura ed una impura"), the red-three sign and the five
-    canastas (issue 9 item 3); wild_canasta_kinds = neither counts them as neither."""
+    canastas; wild_canasta_kinds = neither counts them as neither."""
     rules = load_preset("canastone", {"wild_canasta_kinds": option} if option else None)
     mixed_wild = tuple(cards("JK JK 2c 2d 2h 2s JK"))
     deuces = tuple(cards("2c 2d 2h 2s 2c 2d 2h"))

@@ -565,7 +565,7 @@ def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
         fail("red_threes.may_keep_as_stop",
                    "you may not declare your last card: discard it")
     if not s.lookahead and s.hand_size[seat] == len(cards):
-        # Inside the probe of a meld or lay-off (issue 9 item 16): declaring every card held
+        # Inside the probe of a meld or lay-off: declaring every card held
         # leaves only the replacement, whose own check is not made in a probe; counting it as
         # a way on let a meld leave a player holding only a kept red three with no legal move.
         fail("red_threes.may_keep_as_stop",
