@@ -34,7 +34,14 @@ def set_lookahead(has_any_action: Callable[[HandData], bool]) -> None:
 
 
 def has_any_action(s: HandData) -> bool:
-    """Does ``s`` have any legal action (:func:`canasta.core.legality.has_any_action`)?"""
+    """Does ``s`` have any legal action (:func:`canasta.core.legality.has_any_action`)?
+
+    Raises:
+        RuntimeError: :mod:`canasta.core.legality` has not been imported (nothing set the
+            look-ahead; ``import canasta`` does).
+    """
+    if not _LOOKAHEAD:
+        raise RuntimeError("the meld checks have no look-ahead: import canasta.core.legality")
     return _LOOKAHEAD[0](s)
 
 
