@@ -31,7 +31,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "goingout_model",
             "generate",
             "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match",
-            "view", "blanking", "features", "meldkey", "wildlimit")
+            "view", "blanking", "features", "meldkey", "wildlimit", "eventlog")
 
 
 def _remove_stray_extensions() -> None:
