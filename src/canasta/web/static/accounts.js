@@ -60,13 +60,16 @@
   }
 
   // -- the account page -------------------------------------------------------------------
+  // A table in a box of its own that scrolls sideways if it must: the page never does.
   function table(headers, rows) {
+    const box = el("div", "scroll");
     const tbl = el("table");
+    box.appendChild(tbl);
     const head = el("tr");
     headers.forEach(([text, cls]) => head.appendChild(el("th", cls, text)));
     tbl.appendChild(head);
     rows.forEach((r) => tbl.appendChild(r));
-    return tbl;
+    return box;
   }
 
   function ratingText(r) {
@@ -106,8 +109,9 @@
     const rows = ME.history.map((h) => {
       const tr = el("tr");
       tr.dataset.table = h.table;
-      tr.appendChild(el("td", null, new Date(h.at).toLocaleDateString(LANG)));
-      tr.appendChild(el("td", null, variantName(h.variant)));
+      const what = el("td", null, variantName(h.variant));
+      what.appendChild(el("small", null, new Date(h.at).toLocaleDateString(LANG)));
+      tr.appendChild(what);
       tr.appendChild(el("td", "result", resultText(h)));
       const change = el("td", "num");
       if (h.rating_before !== null && h.rating_after !== null) {
@@ -126,7 +130,7 @@
       tr.appendChild(links);
       return tr;
     });
-    box.appendChild(table([[t("acct.when")], [t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows));
+    box.appendChild(table([[t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows));
   }
 
   function fillSelect(select, items, value) {
