@@ -326,3 +326,42 @@ def test_the_leaderboard_of_an_unknown_variant_is_not_found(client: Any) -> None
     assert r.status_code == 404 and r.json()["code"] == "not-found"
     assert client.get("/leaderboard/international").status_code == 200
     assert client.get("/account").status_code == 200
+
+
+def test_two_processes_settle_a_rated_match_once(store: Any) -> None:
+    """Two servers on one database (two engines here) that both see the match end: the
+    ratings move once, whichever gets there first."""
+    import threading
+
+    from canasta.web.accounts.glicko import Rating, update
+    from canasta.web.accounts.store import AccountStore
+    from canasta.web.storage.store import Store
+
+    other = Store(store.url, schema=store.schema)
+    mine, theirs = AccountStore(store), AccountStore(other)
+    ann = mine.create("Ann", "not a real hash", {})
+    mine.add_rated_table("tbl1", "international")
+    assert mine.claim(ann.id, "tbl1", 0, "international", True)
+    bot = Rating(1500, 40)
+
+    def compute(people: dict[str, Rating]) -> Any:
+        before = people.get(ann.id, Rating())
+        return "settled", "match over", {ann.id: ("win", before, update(before, [(bot, 1)]))}
+
+    start = threading.Barrier(2)
+    done: list[Any] = []
+
+    def settle(accounts: AccountStore) -> None:
+        start.wait()
+        done.append(accounts.settle("tbl1", compute))
+
+    threads = [threading.Thread(target=settle, args=(s,)) for s in (mine, theirs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    other.dispose()
+    assert sorted(d is None for d in done) == [False, True]
+    [row] = mine.leaderboard("international")
+    assert row["wins"] == 1 and row["rating"] > 1500
+    assert mine.rated_table("tbl1").status == "settled"  # type: ignore[union-attr]
