@@ -365,3 +365,22 @@ def test_two_processes_settle_a_rated_match_once(store: Any) -> None:
     [row] = mine.leaderboard("international")
     assert row["wins"] == 1 and row["rating"] > 1500
     assert mine.rated_table("tbl1").status == "settled"  # type: ignore[union-attr]
+
+
+def test_a_rated_match_left_for_a_day_is_a_loss_for_whoever_left(client: Any) -> None:
+    from conftest import view, wait_for
+
+    https(client)
+    register(client)
+    created = rated_vs_bots(client)
+    table, token = created["table"], created["seats"][0]["token"]
+    # the bot has played up to Ann's turn; then nothing moves (nobody is connected)
+    wait_for(lambda: view(client, table, token)["view"]["actor"] == 0, what="Ann's turn")
+    assert client.get("/api/leaderboard/international").json()["players"] == []
+    with client.store.engine.begin() as c:  # a day and a minute later
+        c.execute(text("UPDATE canasta_tables SET updated_at = :t WHERE id = :id"),
+                  {"t": "2000-01-01 00:00:00", "id": table})
+    [ann] = client.get("/api/leaderboard/international").json()["players"]
+    assert ann["losses"] == 1
+    info = client.get(f"/api/accounts/tables/{table}").json()
+    assert info["status"] == "settled" and info["reason"] == "abandoned at seat 0"

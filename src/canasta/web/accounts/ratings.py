@@ -11,8 +11,9 @@
   (a person with a strong partner is credited with the team's result).
 * **Scores**: the team that won the match 1 against each other team; in a match of three
   or more teams, the others compare their totals (1, 0.5 for equal totals, 0).
-* **Abandoning counts as a loss**: a person who abandons (the table's *Abandon*, or a seat a
-  bot plays for them when the match ends: away, or handed to a bot) scores 0 against every
+* **Abandoning counts as a loss**: a person who abandons (the table's *Abandon*, a seat a
+  bot plays for them when the match ends: away, or handed to a bot, or a seat nobody is
+  connected to once the table has not moved for a day) scores 0 against every
   other team, and every other team scores 1 against the abandoner's team. A match
   abandoned before its end is settled at once with only those games; it plays on unrated.
 * **Accounts at every human seat**: a rated match whose human seat has no account when it is

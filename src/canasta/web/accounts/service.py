@@ -11,7 +11,9 @@ settlement (the routes are :mod:`canasta.web.accounts.routes`).
 * **Settlement** of rated matches (:meth:`AccountService.settle`): when the match is over, or
   at once when someone abandons; exactly once (the database's row of the match is closed in
   the same transaction as the ratings move), whichever process or request gets there first.
-  Finished matches not yet settled are settled when the leaderboard or a profile is read.
+  Finished matches not yet settled are settled when the leaderboard or a profile is read,
+  and so are matches without a move for a day (:data:`STALE_AFTER`): every person not
+  connected to such a table has left it, and that is abandoning.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ __all__ = ["AccountService", "LOGIN_BURST", "LOGIN_RATE"]
 log = logging.getLogger("canasta.web.accounts")
 LOGIN_BURST = 10
 LOGIN_RATE = 1 / 30
+#: Seconds without a move after which a rated match in play is abandoned by every person
+#: not connected to it (a match left by everyone stops: its bots play only while someone
+#: attends, canasta.web.protocol.ratelimit).
+STALE_AFTER = 24 * 3600.0
 #: Accounts one address may create at once, then one each 1 / REGISTER_RATE s.
 REGISTER_BURST = 5
 REGISTER_RATE = 1 / 60
@@ -70,6 +76,7 @@ class AccountService:
         self.login_by_address = Buckets(LOGIN_BURST, LOGIN_RATE)
         self.login_by_name = Buckets(LOGIN_BURST, LOGIN_RATE)
         self.register_by_address = Buckets(REGISTER_BURST, REGISTER_RATE)
+        self.stale_after = STALE_AFTER
 
     async def db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
@@ -232,9 +239,10 @@ class AccountService:
         return await self.table_info(table.id)
 
     # -- settlement --------------------------------------------------------------------------
-    async def settle(self, table_id: str) -> dict[str, Any] | None:
+    async def settle(self, table_id: str, *, stale: bool = False) -> dict[str, Any] | None:
         """Settle the rated match of ``table_id`` if it is over or abandoned (None: not yet,
-        or settled already)."""
+        or settled already). ``stale``: the table has not moved for :data:`STALE_AFTER`:
+        every person not connected to it has left, and abandoned it."""
         try:
             table = await self.manager.get(table_id)
         except WebError:
@@ -248,7 +256,8 @@ class AccountService:
                 account = seats.get(s.seat)
                 human = s.kind == "human"
                 quit_ = bool(account and account[2]) or (over and human and s.controller
-                                                         != "human")
+                                                         != "human") or (
+                    stale and human and table.connected(s.seat) == 0)
                 info.append(SeatFacts(human, account[0] if account else None,
                                       s.level if not human else "", quit_))
             facts = MatchFacts(tuple(match.teams), match.winner if over else None,
@@ -268,10 +277,14 @@ class AccountService:
         return done
 
     async def settle_pending(self) -> None:
-        """Settle the finished rated matches nobody has settled yet."""
+        """Settle the finished rated matches nobody has settled yet, and those left without
+        a move for :data:`STALE_AFTER` (their absent people abandoned them)."""
         for table_id in await self.db(self.store.unsettled_over):
             with contextlib.suppress(WebError):
                 await self.settle(table_id)
+        for table_id in await self.db(self.store.unsettled_stale, self.stale_after):
+            with contextlib.suppress(WebError):
+                await self.settle(table_id, stale=True)
 
 
 def _verify(hashed: str, password: str) -> bool:

@@ -225,6 +225,16 @@ class AccountStore:
                 .join(TableRow, TableRow.id == RatedTableRow.table_id)
                 .where(RatedTableRow.status == "playing", TableRow.status == "over")))
 
+    def unsettled_stale(self, idle: float) -> list[str]:
+        """Rated matches still ``playing`` whose table has not moved for ``idle`` seconds."""
+        before = now() - _dt.timedelta(seconds=idle)
+        with Session(self.engine) as s:
+            return list(s.scalars(
+                select(RatedTableRow.table_id)
+                .join(TableRow, TableRow.id == RatedTableRow.table_id)
+                .where(RatedTableRow.status == "playing", TableRow.status != "over",
+                       TableRow.updated_at < before)))
+
     def settle(self, table_id: str, compute: Compute) -> dict[str, Any] | None:
         """Close the rated match once. In one transaction: mark it closed (another process
         that tries too finds it closed and writes nothing: None), read the ratings of its
