@@ -1,7 +1,8 @@
 """Accounts and ratings in a real browser (Playwright driving Debian's Chromium): a person
 registers, sets the preferences the table uses, starts a rated match against bots, abandons
 it (the shortest real way to a rated result: abandoning counts as a loss), sees the rating
-move on the leaderboard and in the history, and deletes the account. Screenshots at desktop
+move on the leaderboard and in the history, has the table page speak the account's language,
+and deletes the account. Screenshots at desktop
 and phone size go to /tmp/shots/accounts/ (and test-artefacts/web/) to be looked at."""
 
 from __future__ import annotations
@@ -142,8 +143,17 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     phone.wait_for_selector("body[data-ready='1'] #board tr.me")
     assert fits_the_width(phone)
     shot(phone, "phone-leaderboard")
+    # the language of the account, Portuguese, is the table page's
+    pt = catalogue("pt")
+    phone.goto(server.base + "/account")
+    phone.wait_for_selector("body[data-ready='1'] #profile:not(.hidden)")
+    phone.select_option("#pref-lang", "pt")
+    phone.click("#prefs-save")
+    phone.wait_for_function("document.documentElement.lang === 'pt'")
     phone.goto(server.base + table_path)
     phone.wait_for_selector("#rated-bar[data-status='settled']")
+    assert phone.evaluate("document.documentElement.lang") == "pt"
+    assert phone.locator("#rated-bar .rated-text").inner_text() == pt["acct.rated_settled"]
     shot(phone, "phone-table")
 
     # delete: the account and its rating are gone
@@ -152,7 +162,7 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     phone.fill("#delete-password", PASSWORD)
     phone.click("#delete-go")
     phone.wait_for_selector("#signin:not(.hidden)")
-    assert phone.locator("#acct-msg").inner_text() == en["acct.deleted"]
+    assert phone.locator("#acct-msg").inner_text() == pt["acct.deleted"]
     status, board = server.request("GET", "/api/leaderboard/international")
     assert status == 200 and board["players"] == []
     assert "canasta_session" not in {c["name"] for c in ctx.cookies()}
