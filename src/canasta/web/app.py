@@ -55,7 +55,8 @@ frame, and more than a seat's or a client's rate (``rate-limited``, 429 with ``R
 :mod:`canasta.web.protocol.limits`).
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
-fragment ``#seat=...``, which browsers never send to the server).
+fragment ``#seat=...``, which browsers never send to the server); the optional accounts'
+``/account`` and ``/leaderboard`` with their API (:mod:`canasta.web.accounts.routes`).
 """
 
 from __future__ import annotations
