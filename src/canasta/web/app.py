@@ -55,7 +55,8 @@ frame, and more than a seat's or a client's rate (``rate-limited``, 429 with ``R
 :mod:`canasta.web.protocol.limits`).
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
-fragment ``#seat=...``, which browsers never send to the server).
+fragment ``#seat=...``, which browsers never send to the server); the optional accounts'
+``/account`` and ``/leaderboard`` with their API (:mod:`canasta.web.accounts.routes`).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import canasta.web.accounts.routes as accounts
 import canasta.web.offline as offline
 import canasta.web.protocol.answers as a
 import canasta.web.protocol.fields as fields
@@ -477,6 +479,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     app.include_router(scorepad.router(dispatcher, store))
     app.include_router(offline.router(i18n.languages()))
+    app.include_router(accounts.router(dispatcher))  # canasta.web.accounts
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def openapi() -> dict[str, Any]:

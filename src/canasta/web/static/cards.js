@@ -25,16 +25,19 @@ function rankIndex(rank) {
   return i < 0 ? 99 : i;
 }
 
-// Display groups: naturals from ace down to four, black threes, then wild cards.
+// Display groups: naturals from ace down to four, black threes, then wild cards; with the
+// account preference "sort: suit" (body data-sort, rated.js) one group per suit instead.
+const SUIT_ORDER = ["s", "h", "c", "d"];
 function groupHand(cards) {
   const groups = new Map();
+  const bySuit = document.body && document.body.dataset.sort === "suit";
   cards.forEach((text, index) => {
     const c = parseCard(text);
-    const key = c.wild ? "W" : c.rank;
+    const key = c.wild ? "W" : bySuit ? "S" + c.suit : c.rank;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({ text, index, card: c });
   });
-  const order = (k) => (k === "W" ? 100 : rankIndex(k));
+  const order = (k) => (k === "W" ? 100 : k[0] === "S" && k.length === 2 ? 50 + SUIT_ORDER.indexOf(k[1]) : rankIndex(k));
   const out = [...groups.entries()].sort((a, b) => order(a[0]) - order(b[0]));
   for (const [, items] of out) {
     items.sort((a, b) => rankIndex(a.card.rank) - rankIndex(b.card.rank) || (a.card.suit < b.card.suit ? -1 : 1));
