@@ -348,6 +348,8 @@ class TableService:
                                                            actions, seats)
             except Refused as exc:
                 raise illegal_error(exc.error, game.rules, game.state) from None
+            if finished is not None and table.hands_done:
+                finished.match_over = True  # the last hand the table was made for
             if finished is not None and finished.match_over:
                 table.status = "over"
             at = time.time()
@@ -402,7 +404,7 @@ class TableService:
                                               [item[1] for item in actions])
                     table.version = version
                     table.changed_at = float(message.get("at") or time.time())
-                    if table.game.match.is_over:
+                    if table.match_over:
                         table.status = "over"
                     self._after_move(table, seat, event)
                     self.stats["mirrored"] += 1
@@ -556,8 +558,10 @@ class TableService:
     # -- bots ------------------------------------------------------------------------------
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused \
-                or not people_present(table, self.idle_after):
+        if state.is_over or not table.owned or table.status != "playing" or table.paused:
+            return None
+        # a tournament's table plays on without its people: the round must end
+        if not table.settings.tournament and not people_present(table, self.idle_after):
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
