@@ -379,11 +379,11 @@ class TableManager(AssistedService):
         table = await self.get(table_id)
         async with table.lock:
             table.seat_of(token)
-            if not table.game.match.is_over:
-                raise WebError("not-allowed", "the match is not over")
             if table.settings.tournament:
                 raise WebError("not-allowed", "a tournament's table has no rematch: the "
                                               "tournament page has the next round")
+            if not table.game.match.is_over:
+                raise WebError("not-allowed", "the match is not over")
             if table.settings.rematch:
                 return table.settings.rematch
             # The id is claimed in the database before the table is made: two processes

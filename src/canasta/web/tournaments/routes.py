@@ -62,6 +62,7 @@ def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.tournaments = service
         service.begin()
         yield
         await service.end()
