@@ -85,9 +85,13 @@ class TableSettings:
 
     def to_json(self) -> dict[str, Any]:
         # field by field: dataclasses.asdict deep-copies, and every message carries these
-        return {"clock": self.clock, "level": self.level, "hints": self.hints,
-                "undo": self.undo, "public": self.public, "rematch": self.rematch,
-                "hands": self.hands, "tournament": self.tournament}
+        out: dict[str, Any] = {"clock": self.clock, "level": self.level, "hints": self.hints,
+                               "undo": self.undo, "public": self.public,
+                               "rematch": self.rematch}
+        if self.tournament:  # a tournament's table only: other tables read as before
+            out["hands"] = self.hands
+            out["tournament"] = self.tournament
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableSettings:
