@@ -104,9 +104,9 @@ function render() {
   const v = VIEW;
   $("board").classList.remove("hidden");
   $("t-title").textContent = v.name;
-  $("t-summary").textContent = t("tourney.summary", {
-    variant: variantName(v.variant), players: v.players, tables: v.tables, rounds: v.rounds,
-    deals: v.deals_per_round });
+  $("t-summary").textContent = [variantName(v.variant), t("ui.players") + ": " + v.players,
+    t("tourney.tables") + ": " + v.tables, t("tourney.rounds") + ": " + v.rounds,
+    t("tourney.deals") + ": " + v.deals_per_round].join(" \u00b7 ");
   $("t-state").textContent = stateText(v);
   $("record").href = "/api/tournaments/" + v.tournament + "/record";
   renderEntry(v);
@@ -151,19 +151,22 @@ const signed = (x) => (x > 0 ? "+" : "") + (Math.round(x * 10) / 10);
 
 function renderStandings(v) {
   const table = $("standings");
-  head(table, [["tourney.rank"], ["tourney.team"], ["tourney.played", "num"], ["tourney.won", "num"],
-    ["tourney.tied", "num"], ["tourney.lost", "num"], ["tourney.points", "num"], ["tourney.diff", "num"]]);
+  head(table, [["tourney.rank"], ["tourney.team"], ["tourney.played", "num wide"], ["tourney.won", "num"],
+    ["tourney.tied", "num wide"], ["tourney.lost", "num wide"], ["tourney.points", "num"], ["tourney.diff", "num"]]);
   v.standings.forEach((s) => {
     const tr = el("tr", v.you && v.you.team === s.team ? "mine" : null);
     cell(tr, s.rank); cell(tr, teamName(s.team));
-    [s.played, s.won, s.tied, s.lost, s.points].forEach((x) => cell(tr, x, "num"));
+    [[s.played, "num wide"], [s.won, "num"], [s.tied, "num wide"], [s.lost, "num wide"],
+      [s.points, "num"]].forEach(([x, cls]) => cell(tr, x, cls));
     cell(tr, signed(s.diff), "num");
     table.appendChild(tr);
   });
 }
 
-function tableLinks(box, tb) {
+function tableLinks(row, tb) {
   const label = t("tourney.table_n", { n: tb.number + 1 });
+  const box = el("span", "t-table");
+  row.appendChild(box);
   if (!tb.table) { box.appendChild(el("span", "tag", label)); return; }
   const a = el("a", null, label);
   a.href = tb.path;
@@ -215,8 +218,11 @@ function renderTeams(v) {
   v.teams.forEach((tm) => {
     const card = el("div", "t-team");
     card.appendChild(el("b", null, t("tourney.team_n", { n: tm.team + 1 })));
-    tm.members.forEach((m) => card.appendChild(el("div", null,
-      (m.kind === "bot" ? "\u{1F916} " : "") + m.name + " \u00b7 " + t("tourney.table_of_pair", { n: m.squad + 1 }))));
+    tm.members.forEach((m) => {
+      const line = el("div", null, m.name + " \u00b7 " + t("tourney.table_of_pair", { n: m.squad + 1 }));
+      if (m.kind === "bot") line.prepend(el("span", "tag", t("ui.bot")), " ");
+      card.appendChild(line);
+    });
     if (tm.free) card.appendChild(el("div", "help", tCount("tourney.free_seats", tm.free)));
     box.appendChild(card);
   });
