@@ -31,3 +31,12 @@ def test_two_processes_on_postgresql_and_redis() -> None:
     assert result["moves"] > 10 and result["samples"] > 10
     assert result["tables_replayed"] >= 4 and result["tables_broken"] == []
     assert result["server_errors"] == 0
+
+
+@pytest.mark.slow
+def test_a_small_duplicate_tournament_on_sqlite() -> None:
+    result = main(["--tournament", "--tables", "2", "--bot-delay", "0.01", "--json"])
+    assert result["deal_pairs"] == result["deal_pairs_expected"] == 1
+    assert result["standings"] == 2 and result["moves"] > 10
+    assert result["tables_replayed"] == 2 and result["tables_broken"] == []
+    assert result["server_errors"] == 0

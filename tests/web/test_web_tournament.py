@@ -252,3 +252,34 @@ def test_a_tournament_starts_at_its_time(tclient: Any) -> None:
     wait_for(lambda: _view(tclient, tid)["status"] != "open", 10, "the start")
     r = tclient.post(f"/api/tournaments/{tid}/start", json={"token": made["host_token"]})
     assert r.status_code == 409
+
+
+# -- storage, on SQLite and PostgreSQL ------------------------------------------------------
+def test_the_round_moves_once_and_a_seat_is_taken_once(store: Any) -> None:
+    from canasta.web.tournaments.store import Entrant, TableEntry, Tournament, TournamentStore
+
+    rows = TournamentStore(store)
+    t = Tournament("tourney01", "Cup", "international", {}, 2, None, {"rules": {}},
+                   {"tables": 2, "rounds": 2}, "open", 0, 1.0e9, "ab" * 32, 0.0)
+    rows.create(t, [(1, 0, "s" * 32, "n" * 32), (2, 0, "t" * 32, "m" * 32)])
+    ann = Entrant(0, 0, "Ann", "human", "medium", "cd" * 32, "account-7")
+    assert rows.join(t.id, ann) is True
+    assert rows.join(t.id, Entrant(0, 0, "Bea", "human", "medium", "ef" * 32)) is False
+    assert rows.running() == [t.id]  # open, and its start time has passed
+    bots = [Entrant(n, s, "Bot", "bot", "medium") for n, s in ((0, 1), (1, 0), (1, 1))]
+    tables = [TableEntry(1, 0, "tourney01r1t0", 0, 1), TableEntry(1, 1, "tourney01r1t1", 1, 0)]
+    assert rows.advance(t.id, 0, 1, "playing", bots, tables) is True
+    assert rows.advance(t.id, 0, 1, "playing", [], []) is False  # another process was first
+    assert rows.join(t.id, Entrant(1, 1, "Late", "human", "medium", "01" * 32)) is False
+    got = rows.load(t.id)
+    assert got is not None and got.status == "playing" and got.round == 1
+    assert [(e.team, e.slot, e.kind) for e in got.entrants] == [
+        (0, 0, "human"), (0, 1, "bot"), (1, 0, "bot"), (1, 1, "bot")]
+    assert got.entrants[0].account_id == "account-7"
+    assert [(e.table_id, e.status) for e in got.tables] == [
+        ("tourney01r1t0", None), ("tourney01r1t1", None)]  # not made yet
+    assert rows.deal("tourney01r1t1", 0) == ("s" * 32, "n" * 32)
+    assert rows.deal("tourney01r1t1", 1) is None and rows.deal("nosuch", 0) is None
+    assert rows.advance(t.id, 1, 1, "over", [], []) is True
+    assert rows.advance(t.id, 1, 1, "over", [], []) is False  # over stays over
+    assert rows.running() == [] and rows.load("nosuch") is None

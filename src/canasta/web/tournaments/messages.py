@@ -18,6 +18,7 @@ from canasta.web.protocol.fields import (
     TeamSize,
     Token,
     Variant,
+    Whole,
 )
 from canasta.web.protocol.messages import Request, Strict
 
@@ -47,11 +48,13 @@ class CreateTournament(Request):
     players: Players = 4
     team_size: TeamSize | None = None
     tables: Annotated[int, Field(ge=2, le=MAX_TABLES, multiple_of=2, description=(
-        "tables per round, an even number: match k is played at tables 2k and 2k+1"))] = 4
+        "tables per round, an even number: match k is played at tables 2k and 2k+1")),
+        Whole] = 4
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS, description=(
-        "rounds (a round robin: after tables - 1 rounds the pairings start again)"))] = 1
+        "rounds (a round robin: after tables - 1 rounds the pairings start again)")),
+        Whole] = 1
     deals: Annotated[int, Field(ge=1, le=MAX_DEALS, description=(
-        "deals (hands) per round, the same at every table"))] = 1
+        "deals (hands) per round, the same at every table")), Whole] = 1
     clock: Clock = 60
     level: Level | None = Field(default=None, description=(
         "the bot of the seats nobody takes, and of a person away or out of time"))
@@ -70,7 +73,7 @@ class JoinBody(Strict):
     exist (kept, not checked here)."""
 
     name: Name | None = None
-    team: Annotated[int, Field(ge=0, le=MAX_TABLES - 1)] | None = None
+    team: Annotated[int, Field(ge=0, le=MAX_TABLES - 1), Whole] | None = None
     account: Annotated[str, Field(max_length=64)] | None = None
     lang: Lang = "en"
 
