@@ -84,6 +84,7 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
     ana.wait_for_selector("#go-table", timeout=30_000)
     ana.click("#go-table")
     ana.wait_for_selector("body[data-version]", state="attached", timeout=30_000)
+    ana.wait_for_selector("#tourney-link")  # the way back to the tournament
     ana.screenshot(path=str(SHOTS / "phone-table.png"))
     # she leaves her table: a bot plays her seat, and the round runs to its end
     ana.goto(link)
