@@ -297,7 +297,7 @@ class TournamentService:
     async def _create_tables(self, t: Tournament, entries: list[TableEntry]) -> None:
         rules = _rules_of(t)
         deals = {n: DealProof(seed, nonce)
-                 for n, seed, nonce in await self._db(self.rows.deals, t.id, t.round)}
+                 for _r, n, seed, nonce in await self._db(self.rows.deals, t.id, t.round)}
         sides = rules.teams(t.players, t.team_size)
         who = {(e.team, e.slot): e for e in t.entrants}
         settings = TableSettings(clock=float(t.settings["clock"]),
@@ -349,13 +349,12 @@ class TournamentService:
             teams.append({"team": n, "members": members, "free": size - len(members)})
         finished = t.round if t.status == "over" else t.round - 1
         deals = []
-        for r in range(1, rounds + 1):
-            for n, seed, nonce in await self._db(self.rows.deals, t.id, r):
-                proof = DealProof(seed, nonce)
-                item: dict[str, Any] = {"round": r, "deal": n, "commitment": proof.commitment}
-                if r <= finished:
-                    item.update(seed=seed, nonce=nonce)
-                deals.append(item)
+        for r, n, seed, nonce in await self._db(self.rows.deals, t.id):
+            proof = DealProof(seed, nonce)
+            item: dict[str, Any] = {"round": r, "deal": n, "commitment": proof.commitment}
+            if r <= finished:
+                item.update(seed=seed, nonce=nonce)
+            deals.append(item)
         return {
             "type": "tournament", "tournament": t.id, "name": t.name, "variant": t.variant,
             "options": t.options, "players": t.players, "team_size": t.team_size,

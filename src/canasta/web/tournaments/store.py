@@ -163,12 +163,16 @@ class TournamentStore:
             row = c.execute(q).first()
             return None if row is None else (row.seed, row.nonce)
 
-    def deals(self, tournament_id: str, round_: int) -> list[tuple[int, str, str]]:
-        """The secrets of round ``round_``'s deals: ``(number, seed, nonce)``."""
+    def deals(self, tournament_id: str, round_: int | None = None
+              ) -> list[tuple[int, int, str, str]]:
+        """The secrets of round ``round_``'s deals (None: of every round): ``(round,
+        number, seed, nonce)``, in order."""
         with self.engine.connect() as c:
-            return [(r.number, r.seed, r.nonce) for r in c.execute(
-                select(_DE).where(_DE.c.tournament_id == tournament_id, _DE.c.round == round_)
-                .order_by(_DE.c.number))]
+            q = select(_DE).where(_DE.c.tournament_id == tournament_id)
+            if round_ is not None:
+                q = q.where(_DE.c.round == round_)
+            return [(r.round, r.number, r.seed, r.nonce)
+                    for r in c.execute(q.order_by(_DE.c.round, _DE.c.number))]
 
     def sheets(self, table_ids: Sequence[str]) -> dict[str, dict[int, list[dict[str, Any]]]]:
         """The score sheets of every finished hand of these tables: table -> hand -> sheets."""
