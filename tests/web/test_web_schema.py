@@ -43,7 +43,8 @@ HAND = {"teams": [
      "hands": [{}, "7h"], "penalties": []},
     {"melded": {"5": 3}, "hands": [{"50": 1}, {"10": 2}], "red_threes": 0, "penalties": []},
 ], "went_out": {"team": 0, "player": 0}, "concealed": False}
-#: The main operations: creating tables and scorepads, and every request of a table and a pad.
+#: The main operations: creating tables, scorepads and tournaments, and every request of a
+#: table, a pad and a tournament.
 OPERATIONS = [
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{table_id}"),
@@ -68,6 +69,10 @@ OPERATIONS = [
     ("POST", "/api/accounts/tables/{table_id}/abandon"),
     ("GET", "/api/accounts/tables/{table_id}"),
     ("GET", "/api/leaderboard/{variant}"),
+    ("POST", "/api/tournaments"),
+    ("GET", "/api/tournaments/{tournament_id}"),
+    ("POST", "/api/tournaments/{tournament_id}/join"),
+    ("POST", "/api/tournaments/{tournament_id}/start"),
 ]
 
 
@@ -83,6 +88,9 @@ class Target:
         self.client = TestClient(self.app, raise_server_exceptions=False)
         self.client.__enter__()
         self.app.state.manager.hint_budget = 0.01
+        # tournaments drawn with a start time already past are not started here: making
+        # 128 tables of each would cost the run minutes
+        self.app.state.tournaments.tick = 3600
         r = self.client.post("/api/tables", json={
             "players": 4, "public": True, "undo": True,
             "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"},

@@ -86,6 +86,7 @@ import canasta.web.protocol.answers as a
 import canasta.web.protocol.fields as fields
 import canasta.web.protocol.messages as p
 import canasta.web.scorepad.routes as scorepad
+import canasta.web.tournaments.routes as tournaments
 from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
 from canasta.web.headers import catalogue_response
@@ -478,6 +479,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             await manager.detach(table, conn)
 
     app.include_router(scorepad.router(dispatcher, store))
+    app.include_router(tournaments.router(dispatcher, store))
     app.include_router(offline.router(i18n.languages()))
     app.include_router(accounts.router(dispatcher))  # canasta.web.accounts
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -25,6 +25,9 @@ seat then given to a bot like the others'; when such a match ends, the benchmark
 standing, which settles it (the ratings move once, whichever process is asked), and the
 account starts the next rated match. The figures add the rated matches settled, the
 milliseconds of each settling request, and of reading the leaderboard at the end.
+``--tournament`` plays one duplicate tournament of N tables instead, every seat a bot, to its
+standings (:mod:`canasta.web.tournaments.load`: the seconds to make its tables and to play
+each round, the moves per second, the latency of reading its results).
 
 The bots are ``greedy`` by default (``--level``): the cheapest bot that plays real canasta,
 so that the figures measure the server (storing, broadcasting, the views) rather than a
@@ -307,6 +310,17 @@ def verify(db: str) -> tuple[int, list[str]]:
     return len(ids), broken
 
 
+def _stored_actions(db: str, table_ids: list[str]) -> int:
+    """Actions stored at these tables (the moves of a tournament's run)."""
+    from canasta.web.storage.store import Store
+
+    store = Store(db)
+    try:
+        return sum(len(store.actions(t)) for t in table_ids)
+    finally:
+        store.dispose()
+
+
 def _quantile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -382,6 +396,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    help="of the tables, this many are rated matches of accounts (0)")
     p.add_argument("--no-ws-deflate", action="store_true",
                    help="servers do not compress WebSocket messages")
+    p.add_argument("--tournament", action="store_true",
+                   help="one duplicate tournament of --tables tables instead")
+    p.add_argument("--rounds", type=int, default=1, help="with --tournament: rounds (1)")
+    p.add_argument("--deals", type=int, default=1, help="with --tournament: deals a round (1)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON only")
     a = p.parse_args(argv)
     if a.processes > 1 and not a.redis:
@@ -396,8 +414,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             try:
                 for server in servers:
                     server.wait_ready()
-                result = asyncio.run(_run(servers, a.tables, a.seconds, a.warmup, a.level,
-                                          a.bot_delay, a.rated))
+                if a.tournament:
+                    from canasta.web.tournaments import load
+
+                    result = load.run(servers, a.tables, rounds=a.rounds, deals=a.deals,
+                                      level=a.level, bot_delay=a.bot_delay)
+                    result["moves"] = _stored_actions(db, result.pop("table_ids"))
+                    result["moves_per_s"] = round(result["moves"] / result["seconds"], 1)
+                else:
+                    result = asyncio.run(_run(servers, a.tables, a.seconds, a.warmup,
+                                              a.level, a.bot_delay, a.rated))
             finally:
                 for server in servers:
                     server.stop()
@@ -413,6 +439,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result["tables_broken"] = broken
     if a.json:
         print(json.dumps(result))
+    elif a.tournament:
+        print(f"tournament of {a.tables} tables, {a.processes} process(es), {a.rounds} "
+              f"round(s) of {a.deals} deal(s), bots {a.level} at {a.bot_delay} s a move: "
+              f"{result['seconds']} s in all, tables made in {result['tables_created_s']} s, "
+              f"rounds {result['round_s']} s; {result['moves_per_s']} bot moves/s of at most "
+              f"{result['most_moves_per_s']}; results read in p50 {result['view_p50_ms']} "
+              f"ms, p95 {result['view_p95_ms']} ms ({result['view_bytes']} bytes); "
+              f"{result['deal_pairs']} of {result['deal_pairs_expected']} deal pairs scored; "
+              f"CPU: servers {result['server_cpu']}; {len(errors)} error lines in the logs; "
+              f"{checked} stored tables replayed, {len(broken)} broken")
     else:
         print(f"{a.tables} tables, {a.processes} process(es), {result['seconds']} s "
               f"(bots {a.level}, {a.bot_delay} s per move): {result['moves_per_s']} bot "

@@ -49,8 +49,10 @@ class BotPlay:
 
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused \
-                or not people_present(table, self.idle_after):
+        if state.is_over or not table.owned or table.status != "playing" or table.paused:
+            return None
+        # a tournament's table plays on without its people: the round must end
+        if not table.settings.tournament and not people_present(table, self.idle_after):
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None

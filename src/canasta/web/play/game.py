@@ -167,11 +167,12 @@ class Game:
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
-            names: list[str]) -> Game:
+            names: list[str], proof: DealProof | None = None) -> Game:
         """A new match. Each hand is shuffled from secrets of its own
-        (:class:`DealProof`), committed to before the hand and revealed after it; the
+        (:class:`DealProof`; ``proof``: the first hand's, a tournament's deal shared by its
+        tables, else fresh ones), committed to before the hand and revealed after it; the
         match's own seed (never used to deal here) never leaves the server."""
-        proof = DealProof.fresh()
+        proof = proof or DealProof.fresh()
         zeros = (0,) * len(rules.teams(players, team_size))
         deck = deck_from_seed(rules, players, proof.seed, dealer=0, scores=zeros,
                               team_size=team_size)
@@ -233,12 +234,12 @@ class Game:
         if self.state.is_over and not self.match.record.sheets:
             self.match.finish_hand()
 
-    def next_hand(self) -> HandData:
+    def next_hand(self, proof: DealProof | None = None) -> HandData:
         """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from new
-        secrets of its own, :class:`DealProof`, misdeals dealt again); returns its stored
-        form."""
+        secrets of its own, :class:`DealProof`, or from ``proof``, misdeals dealt again);
+        returns its stored form."""
         match = self.match
-        proof = DealProof.fresh()
+        proof = proof or DealProof.fresh()
         deck = deck_from_seed(self.rules, match.players, proof.seed,
                               dealer=(match.dealer + 1) % match.players, scores=match.scores,
                               team_size=match.team_size)

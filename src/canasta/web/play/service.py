@@ -349,6 +349,8 @@ class TableService(BotPlay):
                                                            actions, seats)
             except Refused as exc:
                 raise illegal_error(exc.error, game.rules, game.state) from None
+            if finished is not None and table.hands_done:
+                finished.match_over = True  # the last hand the table was made for
             if finished is not None and finished.match_over:
                 table.status = "over"
             at = time.time()
@@ -403,7 +405,7 @@ class TableService(BotPlay):
                                               [item[1] for item in actions])
                     table.version = version
                     table.changed_at = float(message.get("at") or time.time())
-                    if table.game.match.is_over:
+                    if table.match_over:
                         table.status = "over"
                     self._after_move(table, seat, event)
                     self.stats["mirrored"] += 1

@@ -67,6 +67,11 @@ class TableSettings:
         undo: the house rule undo (own melds and lay-offs of the turn, before the discard).
         public: the table is listed in the lobby while it has a free seat.
         rematch: the id of the table of the rematch, once one is asked for.
+        hands: hands the match lasts (0: until a side reaches the target); a duplicate
+            tournament's tables play its deals of the round and stop.
+        tournament: the id of the duplicate tournament the table belongs to (None: none);
+            its hands are dealt from the tournament's deals
+            (:mod:`canasta.web.tournaments`).
     """
 
     clock: float = 0
@@ -75,11 +80,18 @@ class TableSettings:
     undo: bool = False
     public: bool = False
     rematch: str | None = None
+    hands: int = 0
+    tournament: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         # field by field: dataclasses.asdict deep-copies, and every message carries these
-        return {"clock": self.clock, "level": self.level, "hints": self.hints,
-                "undo": self.undo, "public": self.public, "rematch": self.rematch}
+        out: dict[str, Any] = {"clock": self.clock, "level": self.level, "hints": self.hints,
+                               "undo": self.undo, "public": self.public,
+                               "rematch": self.rematch}
+        if self.tournament:  # a tournament's table only: other tables read as before
+            out["hands"] = self.hands
+            out["tournament"] = self.tournament
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableSettings:

@@ -14,11 +14,13 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from canasta.bots import make_bot
 from canasta.core.actions import Action
+from canasta.core.dealproof import DealProof
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
@@ -97,7 +99,15 @@ def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> 
 
 
 class TableManager(AssistedService):
-    """All live tables of one server (see :class:`canasta.web.play.service.TableService`)."""
+    """All live tables of one server (see :class:`canasta.web.play.service.TableService`).
+
+    ``deal_source``: where the secrets of a table's next hand come from when they are not
+    drawn fresh (a duplicate tournament's tables share their deals,
+    :mod:`canasta.web.tournaments`): called with the table and the number of the hand to
+    deal, it returns them, or None for fresh ones.
+    """
+
+    deal_source: Callable[[Table, int], Awaitable[DealProof | None]] | None = None
 
     # -- creating a table ------------------------------------------------------------------
     async def create(self, spec: Any) -> tuple[Table, list[str | None]]:
@@ -157,12 +167,14 @@ class TableManager(AssistedService):
 
     async def _new_table(self, rules: Any, variant: str, options: dict[str, Any],
                          players: int, team_size: int | None, seats: list[Seat],
-                         settings: Any, table_id: str | None = None) -> Table:
-        """Deal the first hand (in a thread: a deal may be dealt again after misdeals),
-        store the table (under ``table_id``, or a new id) and start it."""
+                         settings: Any, table_id: str | None = None,
+                         proof: DealProof | None = None) -> Table:
+        """Deal the first hand (in a thread: a deal may be dealt again after misdeals; from
+        ``proof`` when given), store the table (under ``table_id``, or a new id) and start
+        it."""
         names = [s.name for s in seats]
         try:
-            game = await self.think(Game.new, rules, players, team_size, names)
+            game = await self.think(Game.new, rules, players, team_size, names, proof)
         except WebError:
             raise  # the deal ran past the engine's budget
         except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
@@ -239,6 +251,20 @@ class TableManager(AssistedService):
             await self._commit(table, seat, plan)
             return await self.state_of(table, seat)
 
+    async def new_table(self, rules: Any, variant: str, options: dict[str, Any],
+                        players: int, team_size: int | None, seats: list[Seat],
+                        settings: TableSettings, table_id: str,
+                        proof: DealProof | None = None) -> Table:
+        """A table made by the server itself (a tournament's): ``seats`` as they are (bots
+        only is allowed, tokens already hashed), the first hand dealt from ``proof``.
+
+        Raises:
+            WebError: ``bad-rules`` (the rules do not deal), ``paused``; the database's
+                error when ``table_id`` is taken.
+        """
+        return await self._new_table(rules, variant, options, players, team_size, seats,
+                                     settings, table_id, proof)
+
     async def next_hand(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Deal the next hand (any seated person may, once the hand is scored)."""
         table = await self.get(table_id)
@@ -246,37 +272,61 @@ class TableManager(AssistedService):
             seat = table.seat_of(token)
             await self.fresh(table, version)
             self._check_version(table, version)
-            game = table.game
-            if not game.state.is_over:
-                raise WebError("not-allowed", "the hand is still being played")
-            if game.match.is_over:
-                raise WebError("not-allowed", "the match is over")
-            seen = table.version
-            try:
-                # Match deals (the next dealer, a shuffle from the table's secret seed,
-                # misdeals dealt again), in a thread
-                hand = await self.engine(table, game.next_hand)
-                at = time.time()
-                await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
-            except WebError:
-                raise  # paused
-            except Exception as exc:
-                log.warning("table %s: new hand not stored (%s)", table.id, exc)
-                with contextlib.suppress(Exception):
-                    await self.refresh(table, rebuild=True)
-                if table.version != seen:
-                    self._changed(table)
-                    raise WebError("stale", "the table has moved on: look again") from None
-                raise WebError("storage", "the new hand could not be stored") from None
-            table.version = seen + 1
-            table.changed_at = at
-            table.undo_mark = None
-            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
-            me = table.seats[seat]
-            if me.away:  # dealing is a sign of life: the person plays their seat again
-                await self._set_controller(table, me, "human", me.level)
-            self._changed(table)
+            await self._deal_next(table, seat)
             return await self.state_of(table, seat)
+
+    async def deal_next(self, table_id: str) -> bool:
+        """Deal the next hand of a table whose hand is scored, for nobody in particular (a
+        tournament's tables go on by themselves); returns whether it dealt (False: the hand
+        is in play, the match is over, or another process dealt first)."""
+        table = await self.get(table_id)
+        async with table.lock:
+            await self.refresh(table)
+            if not table.game.state.is_over or table.match_over or table.status != "playing":
+                return False
+            try:
+                await self._deal_next(table, None)
+            except WebError as exc:
+                if exc.code in ("stale", "not-allowed"):
+                    return False
+                raise
+            return True
+
+    async def _deal_next(self, table: Table, seat: int | None) -> None:
+        """The next hand, dealt and stored (under the table's lock)."""
+        game = table.game
+        if not game.state.is_over:
+            raise WebError("not-allowed", "the hand is still being played")
+        if table.match_over:
+            raise WebError("not-allowed", "the match is over")
+        seen = table.version
+        proof = None
+        if self.deal_source is not None:
+            proof = await self.deal_source(table, game.hand_number + 1)
+        try:
+            # Match deals (the next dealer, a shuffle from the table's secret seed,
+            # misdeals dealt again), in a thread
+            hand = await self.engine(table, game.next_hand, proof)
+            at = time.time()
+            await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
+        except WebError:
+            raise  # paused
+        except Exception as exc:
+            log.warning("table %s: new hand not stored (%s)", table.id, exc)
+            with contextlib.suppress(Exception):
+                await self.refresh(table, rebuild=True)
+            if table.version != seen:
+                self._changed(table)
+                raise WebError("stale", "the table has moved on: look again") from None
+            raise WebError("storage", "the new hand could not be stored") from None
+        table.version = seen + 1
+        table.changed_at = at
+        table.undo_mark = None
+        self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
+        me = None if seat is None else table.seats[seat]
+        if me is not None and me.away:  # dealing is a sign of life: the person is back
+            await self._set_controller(table, me, "human", me.level)
+        self._changed(table)
 
     # -- the lobby -------------------------------------------------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
@@ -329,6 +379,9 @@ class TableManager(AssistedService):
         table = await self.get(table_id)
         async with table.lock:
             table.seat_of(token)
+            if table.settings.tournament:
+                raise WebError("not-allowed", "a tournament's table has no rematch: the "
+                                              "tournament page has the next round")
             if not table.game.match.is_over:
                 raise WebError("not-allowed", "the match is not over")
             if table.settings.rematch:

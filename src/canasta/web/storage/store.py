@@ -45,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 
 import canasta.web.storage.accounts  # noqa: F401 - its tables join Base.metadata
+from canasta.web.storage import tournament_rows  # noqa: F401 - its tables join Base.metadata
 from canasta.web.storage.leases import Leases
 from canasta.web.storage.models import (
     ActionRow,
