@@ -5,9 +5,10 @@ A small implementation of our own: the one PyPI package of it (``glicko2`` 2.1.0
 a 2009 script) computes the volatility's function ``f`` with the player's rating in place of
 its deviation (``self.__rating**2`` where the paper has ``phi**2``), so its volatility is off
 wherever the rating is away from 1500 (a 2100 ± 60 player after Glickman's three games:
-0.060004 where the paper's ``f`` gives 0.060028; the ratings agree to a hundredth). tests/web/test_accounts_ratings.py checks this one against
-Glickman's worked example (1500/200/0.06 against 1400/30 won, 1550/100 lost, 1700/300
-lost: 1464.06, 151.52, 0.05999).
+0.060004 where the paper's ``f`` gives 0.060028; the ratings agree to a hundredth).
+tests/web/test_accounts_ratings.py checks this one against Glickman's worked example
+(1500/200/0.06 against 1400/30 won, 1550/100 lost, 1700/300 lost: 1464.06, 151.52,
+0.05999).
 
 Ratings are on the Glicko scale (a new player: 1500, RD 350, volatility 0.06).
 """

@@ -18,7 +18,7 @@ branch_labels = None
 depends_on = None
 
 
-def _owner() -> sa.Column:
+def _owner() -> sa.Column[str]:
     return sa.Column("tournament_id", sa.String(32),
                      sa.ForeignKey("canasta_tournaments.id", ondelete="CASCADE"),
                      primary_key=True)
