@@ -36,6 +36,13 @@ HARD_WEIGHTS_FILE = "hard_weights.json"
 #: where it gives up two).
 MEDIUM_WEIGHTS = Weights(stock_card=12.0, take_base=22.0)
 
+#: The mistakes of each level: the chance per discard of a careless one (any card but a wild
+#: card) and per meld or going out of missing it. ``medium`` is a club player who slips now
+#: and then, ``easy`` a beginner who slips more often than not; the rates are set so that
+#: each level wins about two deal pairs in three against the one below (docs/bots.md).
+MEDIUM_CARELESS, MEDIUM_MISS = 0.35, 0.35
+EASY_CARELESS, EASY_MISS = 0.7, 0.6
+
 
 def _weights(data: dict[str, object]) -> Weights:
     known = {f.name for f in fields(Weights)}
@@ -77,16 +84,20 @@ class LevelBot(HeuristicBot):
         return super().choose(view)
 
 
-def easy(seed: int | None = None, careless: float = 0.45, miss: float = 0.4) -> HeuristicBot:
+def easy(seed: int | None = None, careless: float = EASY_CARELESS,
+         miss: float = EASY_MISS) -> HeuristicBot:
     """The ``easy`` level (see the module docstring); ``careless`` and ``miss`` are the
     chances, per decision, of a careless discard and of a missed meld."""
     features = Features(safety=False, freeze=False, careless=careless, miss_meld=miss)
     return HeuristicBot(seed, Weights(), features, name="easy")
 
 
-def medium(seed: int | None = None) -> HeuristicBot:
-    """The ``medium`` level (see the module docstring)."""
-    return HeuristicBot(seed, MEDIUM_WEIGHTS, Features(), name="medium")
+def medium(seed: int | None = None, careless: float = MEDIUM_CARELESS,
+           miss: float = MEDIUM_MISS) -> HeuristicBot:
+    """The ``medium`` level (see the module docstring); ``careless`` and ``miss`` are the
+    chances, per decision, of a careless discard and of a missed meld or going out."""
+    features = Features(careless=careless, miss_meld=miss)
+    return HeuristicBot(seed, MEDIUM_WEIGHTS, features, name="medium")
 
 
 def hard(seed: int | None = None, weights: Weights | None = None,
