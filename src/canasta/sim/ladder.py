@@ -287,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, previous)
     write(results)
     stopped = [r for r in results if r.stopped]
-    print(f"seed {args.seed}, {args.players} players; command: {command}")
+    counts = {_variant(v, args.players)[1] for _, v, _ in plan}
+    print(f"seed {args.seed}, {'/'.join(map(str, sorted(counts)))} players; command: {command}")
     if stopped:
         print("stopped early: " + ", ".join(f"{r.rung.a} vs {r.rung.b} on {r.variant} after "
                                             f"{len(r.pairs)} deal pairs" for r in stopped))
