@@ -72,7 +72,7 @@ def test_the_lobby_offers_bots_by_level_and_the_table_settings(server: ServerPro
     page.wait_for_selector(".seat-row")
     levels = page.locator(".seat-row").nth(1).locator("select.level option").all_inner_texts()
     assert levels == ["facile", "medio", "difficile", "esperto"]
-    assert page.locator(".seat-row").nth(1).locator("select.level").input_value() == "medium"
+    assert page.locator(".seat-row").nth(1).locator("select.level").input_value() == "hard"
     page.click("#settings-box summary")
     clocks = page.locator("#clock option").all_inner_texts()
     assert clocks[0] == "senza limite" and "60 s per turno" in clocks
@@ -85,7 +85,7 @@ def test_the_lobby_offers_bots_by_level_and_the_table_settings(server: ServerPro
     page.click("#sit")
     page.wait_for_selector(".hand .card")
     settings = page.evaluate("S.settings")
-    assert settings["clock"] == 60 and settings["undo"] and settings["level"] == "medium"
+    assert settings["clock"] == 60 and settings["undo"] and settings["level"] == "hard"
     assert page.errors == []
 
 

@@ -17,7 +17,7 @@ from canasta.bots import BOTS, parse_spec
 #: The levels the lobby offers, weakest first (canasta.bots.registry names; the page shows
 #: them by their catalogue names ``ui.level_<name>``).
 LEVELS = ("easy", "medium", "hard", "expert")
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = "hard"
 #: Seconds of a turn clock: 0 (off) or within these bounds.
 MIN_CLOCK = 1
 MAX_CLOCK = 3600
