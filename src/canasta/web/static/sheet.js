@@ -108,13 +108,16 @@ function matchTable() {
   return table;
 }
 
+// The rematch: asked of the server even when it exists already, since each seat gets a new
+// token for it (given once, in the answer "rematched"), never this table's.
 function rematch() {
-  const id = S.settings && S.settings.rematch;
-  if (id) {
-    location.href = `/t/${encodeURIComponent(id)}` + (token ? `#seat=${encodeURIComponent(token)}` : "");
-    return;
-  }
   wantRematch = send({ type: "rematch" });
+}
+
+function onRematched(msg) {
+  if (!wantRematch) return;
+  wantRematch = false;
+  location.href = `/t/${encodeURIComponent(msg.table)}#seat=${encodeURIComponent(msg.token)}`;
 }
 
 // The deal's commitment as this page first saw it, per table and hand (kept in
@@ -149,7 +152,6 @@ function renderDealProof(hand) {
 
 function renderSheet() {
   noteHandEnd();
-  if (wantRematch && S.settings && S.settings.rematch) { wantRematch = false; rematch(); return; }
   const box = $("sheet");
   const number = sheetOpen;
   const hand = number === null ? null : S.match.hands.find((h) => h.hand === number);

@@ -36,6 +36,8 @@ function connect() {
       setConn("online");
     } else if (msg.type === "hint") {
       onHint(msg);
+    } else if (msg.type === "rematched") {
+      onRematched(msg);
     } else if (msg.type === "error") {
       onError(msg);
     }
@@ -87,7 +89,7 @@ function onError(msg) {
   else if (msg.code === "not-your-turn") text = t("ui.err_not_your_turn");
   else if (msg.code === "illegal" && msg.refusal) text = refusalText(msg.refusal);
   else if (msg.code === "illegal") text = t("ui.err_illegal", { msg: msg.message });
-  else if (msg.code === "not-allowed") text = t("ui.err_not_allowed");
+  else if (msg.code === "not-allowed") text = msg.key && hasText(msg.key) ? t(msg.key, msg.values || {}) : t("ui.err_not_allowed");
   else if (msg.code === "storage") text = t("ui.err_storage");
   else if (msg.code === "server-error") text = t("ui.err_server");
   else if (msg.key) text = t(msg.key, msg.values || {});
@@ -96,9 +98,14 @@ function onError(msg) {
 }
 
 let toastTimer = null;
+// A toast passes taps through (CSS) and, where the action bar is fixed at the bottom (a
+// phone), sits above it rather than over its buttons.
 function toast(text) {
   const box = $("toast");
   box.textContent = text;
+  const bar = $("actions");
+  const fixed = bar && getComputedStyle(bar).position === "fixed" && bar.offsetHeight > 0;
+  box.style.bottom = fixed ? `${bar.offsetHeight + 10}px` : "";
   box.classList.remove("hidden");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);

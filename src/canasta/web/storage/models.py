@@ -125,6 +125,8 @@ class ScorepadRow(Base):
     names: Mapped[list[str]] = mapped_column(JSON)
     # per hand: {"tally": what was typed, "result": its hand result document}
     hands: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # 0009: the SHA-256 of the keeper's key (None: made before keys, the link edits)
+    owner_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
 
 
 # -- plain data handed to and from the service -----------------------------------------------

@@ -388,6 +388,17 @@ class Store(Leases):
             if result.rowcount != 1:
                 raise StorageError(f"seat {seat} of table {table_id} is not free")
 
+    def claim_token(self, table_id: str, seat: int, expected: str, token_hash: str) -> bool:
+        """Give ``seat`` of ``table_id`` the token hash ``token_hash`` if it still holds
+        ``expected`` (a rematch's seat waiting for its player): whether it was given. One
+        update decides, so two processes cannot both give it."""
+        with self.engine.begin() as c:
+            result = c.execute(
+                update(_S).where(_S.c.table_id == table_id, _S.c.seat == seat,
+                                 _S.c.token_hash == expected)
+                .values(token_hash=token_hash))
+            return bool(result.rowcount == 1)
+
     def claim_rematch(self, table_id: str, new_id: str | None) -> str | None:
         """Name ``new_id`` the rematch of ``table_id`` unless a rematch is named already
         (by another process asked at the same moment); returns the rematch's id. ``None``

@@ -1,0 +1,27 @@
+"""Scorepad ownership: a scorepad keeps the hash of its keeper's key; only a request carrying
+the key adds or removes hands, the plain link reads. Scorepads made before keep none (their
+link goes on changing them, as it did when they were made).
+
+Revision ID: 0009
+Revises: 0005
+Create Date: 2026-12-04
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("canasta_scorepads", sa.Column("owner_hash", sa.String(64), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("canasta_scorepads") as batch:
+        batch.drop_column("owner_hash")
