@@ -190,7 +190,9 @@ function renderTotals() {
   PAD.scores.forEach((score, i) => {
     const row = el("div", "pad-total team-" + i);
     row.dataset.team = String(i);
-    row.appendChild(el("span", "who", teamName(i)));
+    const who = el("span", "who", teamName(i));
+    who.title = teamName(i);
+    row.appendChild(who);
     row.appendChild(el("b", "score-value", String(score)));
     const bar = el("div", "bar");
     const fill = el("span");

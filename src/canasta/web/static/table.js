@@ -97,15 +97,18 @@ function onError(msg) {
   toast(text);
 }
 
+// A name the layout may cut with an ellipsis keeps its whole text as the element's title.
+function titled(e) { e.title = e.textContent; return e; }
+
 let toastTimer = null;
-// A toast passes taps through (CSS) and, where the action bar is fixed at the bottom (a
-// phone), sits above it rather than over its buttons.
+// A toast passes taps through (CSS) and sits above the action bar (fixed at the bottom on a
+// phone, at the foot of the table on a desk) rather than over its buttons.
 function toast(text) {
   const box = $("toast");
   box.textContent = text;
-  const bar = $("actions");
-  const fixed = bar && getComputedStyle(bar).position === "fixed" && bar.offsetHeight > 0;
-  box.style.bottom = fixed ? `${bar.offsetHeight + 10}px` : "";
+  const bar = $("actions").getBoundingClientRect();
+  const shown = bar.height > 0 && bar.top < innerHeight && bar.bottom > 0;
+  box.style.bottom = shown ? `${Math.max(22, innerHeight - bar.top + 10)}px` : "";
   box.classList.remove("hidden");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
@@ -198,7 +201,7 @@ function renderTop() {
   board.replaceChildren();
   S.match.scores.forEach((score, i) => {
     const item = el("span", "score team-" + i + (i === myTeam() ? " mine" : ""));
-    item.appendChild(el("span", "who", teamLabel(i)));
+    item.appendChild(titled(el("span", "who", teamLabel(i))));
     item.appendChild(el("b", null, String(score)));
     board.appendChild(item);
   });
@@ -228,7 +231,7 @@ function renderSeats() {
     if (i === S.you) chip.classList.add("me");
     const top = el("div", "seat-top");
     top.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
-    top.appendChild(el("span", "seat-name", seat.name));
+    top.appendChild(titled(el("span", "seat-name", seat.name)));
     chip.appendChild(top);
     const info = el("div", "seat-info");
     const backs = el("span", "mini-backs");
@@ -552,7 +555,7 @@ function renderSeatAdmin() {
   S.seats.forEach((seat) => {
     const row = el("div", "admin-row");
     row.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
-    row.appendChild(el("span", "seat-name", seat.name));
+    row.appendChild(titled(el("span", "seat-name", seat.name)));
     const what = seat.controller === "bot" ? `${t("ui.bot")} (${t("ui.level_" + seat.level)})` : seat.connected ? t("ui.online") : t("ui.offline");
     row.appendChild(el("span", "tag", what));
     if (S.you !== null && seat.kind === "human" && seat.controller === "human" && (!seat.connected || seat.seat === S.you)) {
