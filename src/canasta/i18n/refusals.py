@@ -14,8 +14,8 @@ the text then says so), brazilian 003, romanian 004. A quote stays in the seed's
 text says which seed it is, and an English reader gets ``english`` beside it: a literal
 rendering, word for word (the seed's own game words in brackets where the field's
 English term replaces them: "stock [tallone]", "wild cards [valori, values]"), every number
-and every cut ("...") kept. The engine's own English reasons (``IllegalActionError.reason``) quote no
-seed, since they are the same for every variant.
+and every cut ("...") kept. The engine's own English reasons
+(``IllegalActionError.reason``) quote no seed, since they are the same for every variant.
 """
 
 from __future__ import annotations
@@ -136,8 +136,9 @@ def refusal_parts(error: Refusal, rules: Rules,
     """A refusal as data (for the web page, which formats it from its catalogue):
     ``{"rule", "key", "values", "variant", "seed", "quote", "literal", "seed_language",
     "inherited"}``; ``seed``, ``quote``, ``literal`` (its English word for word) and
-    ``seed_language`` are None where the variant's text is silent on the rule; ``inherited`` names the
-    preset whose text is quoted where it is not the variant's own (else None). ``state``: the
+    ``seed_language`` are None where the variant's text is silent on the rule;
+    ``inherited`` names the preset whose text is quoted where it is not the variant's own
+    (else None). ``state``: the
     state the move was refused in (unchanged by the refusal), for the values of the seat to
     act."""
     values = refusal_values(rules, state)
