@@ -229,3 +229,30 @@ def test_migration_0003_keeps_the_tables_of_0002(tmp_path: Any) -> None:
     assert data is not None and data.settings == {}
     assert data.seats[0].away is False and data.hands[0].actions == [(1, "draw")]
     store.dispose()
+
+
+def test_the_results_and_the_record_say_which_hands_a_bot_played_for_a_seat(
+        client: Any) -> None:
+    """Each person of the table handed the seat to a bot, which played the hand out: the
+    match's results and its record name those seats for that hand (seat 3, a bot from the
+    start, stands in for nobody), after the table is taken up from the database too, and the
+    record still checks."""
+    from canasta.formats.records import check_record
+
+    created, final = finished_match(client)
+    table = created["table"]
+    assert final["match"]["hands"][0]["stand_ins"] == [0, 1, 2]
+    client.manager.tables.pop(table)  # taken up again from the database
+    assert view(client, table)["match"]["hands"][0]["stand_ins"] == [0, 1, 2]
+    r = client.get(f"/api/tables/{table}/record")
+    assert r.status_code == 200, r.text
+    record = r.json()
+    assert record["hands"][0]["stand_ins"] == [0, 1, 2]
+    check_record(record, "record")
+    bad = {**record, "hands": [{**record["hands"][0], "stand_ins": [7]}]}
+    try:
+        check_record(bad, "record")
+    except Exception as exc:  # a seat the table does not have is named
+        assert "stand_ins[0]" in str(exc)
+    else:
+        raise AssertionError("a stand-in seat out of range was accepted")

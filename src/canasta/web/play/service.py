@@ -611,6 +611,10 @@ class TableService:
                     self.stats["bot_moves"] += 1
                     if table.seats[seat].kind == "human":
                         log_stand_in(table, table.seats[seat], [action.text()])
+                        # stored, so that the match record says which hands a bot played
+                        with contextlib.suppress(Exception):
+                            await self.db(self.store.mark_stand_in, table.id, seen + 1,
+                                          table.version)
                 except WebError as exc:
                     if exc.code == "stale":
                         continue

@@ -107,6 +107,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)  # taken back (house rule)
+    # 0009: made by a bot standing in for the seat's person (None: stored before 0009)
+    stand_in: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=False)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
@@ -156,6 +158,8 @@ class HandData:
     sheets: list[dict[str, Any]] | None = None
     #: {"seed", "nonce"} the deck was shuffled from (None: dealt before deals were committed)
     deal: dict[str, Any] | None = None
+    #: the seats a bot played for their person in this hand (one move or more), sorted
+    stand_ins: list[int] = field(default_factory=list)
 
 
 @dataclass

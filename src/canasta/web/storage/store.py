@@ -470,6 +470,7 @@ class Store(Leases):
                                .where(_A.c.table_id == table_id, _A.c.undone.is_(False))
                                .order_by(_A.c.seq)):
                 by_number[a.hand].actions.append((a.seat, a.action))
+            self._fill_stand_ins(c, table_id, hands)
             return self._table(c, row, hands)
 
     def load_live(self, table_id: str) -> TableData | None:
@@ -483,7 +484,28 @@ class Store(Leases):
                 select(_H).where(_H.c.table_id == table_id).order_by(_H.c.number))]
             if hands:
                 hands[-1].actions = self._hand_actions(c, table_id, hands[-1].number)
+            self._fill_stand_ins(c, table_id, hands)
             return self._table(c, row, hands)
+
+    @staticmethod
+    def _fill_stand_ins(c: Connection, table_id: str, hands: list[HandData]) -> None:
+        """Each hand's :attr:`HandData.stand_ins`: the seats of its moves a bot made for
+        their person (rare rows: one query for the whole table)."""
+        by_number = {h.number: h for h in hands}
+        for a in c.execute(select(_A.c.hand, _A.c.seat).distinct()
+                           .where(_A.c.table_id == table_id, _A.c.undone.is_(False),
+                                  _A.c.stand_in.is_(True))):
+            if a.hand in by_number:
+                by_number[a.hand].stand_ins.append(a.seat)
+        for h in hands:
+            h.stand_ins.sort()
+
+    def mark_stand_in(self, table_id: str, first: int, last: int) -> None:
+        """Mark the table's actions of versions ``first`` to ``last`` as made by a bot that
+        stands in for the seat's person (the match record says which hands a bot played)."""
+        with self.engine.begin() as c:
+            c.execute(update(_A).where(_A.c.table_id == table_id, _A.c.seq >= first,
+                                       _A.c.seq <= last).values(stand_in=True))
 
     @staticmethod
     def _hand_actions(c: Connection, table_id: str, hand: int,
