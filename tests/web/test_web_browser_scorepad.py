@@ -208,13 +208,20 @@ def test_screenshots_of_the_table_and_the_scorepad(server: ServerProcess, browse
         view.wait_for_selector("#read-only:not(.hidden)")
         view.screenshot(path=str(SHOTS / f"scorepad-shared-{lang}-{label}.png"))
         tab = table_page(browser, server, size, LOCALES[lang],
-                         ("Bartolomeo Lungonome", "Costantino Bot"))
+                         ("Bartolomeo Lungonomissimo", "CostantinoSenzaSpazi24ch"))
         tab.click("[data-action=draw]")
         tab.wait_for_function("document.body.dataset.phase === 'play'", timeout=20_000)
         for card in tab.locator(".hand .card").all()[:2]:
             card.click(position={"x": 8, "y": 30})
         tab.evaluate("toast(t('ui.err_not_allowed'))")
         tab.screenshot(path=str(SHOTS / f"table-{lang}-{label}.png"))
+        # a long name is shown whole (wrapped where it must be), never cut, never wider
+        cut = tab.evaluate("""[...document.querySelectorAll('.seat-name')]
+            .filter(e => e.offsetParent && (e.scrollWidth > e.clientWidth + 1
+                                            || e.title !== e.textContent))
+            .map(e => e.textContent)""")
+        assert cut == [], cut
+        assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
         assert page.errors == [] and view.errors == [] and tab.errors == []
         for p in (page, view, tab):
             p.context.close()
