@@ -97,23 +97,6 @@ function onError(msg) {
   toast(text);
 }
 
-// A name the layout may cut with an ellipsis keeps its whole text as the element's title.
-function titled(e) { e.title = e.textContent; return e; }
-
-let toastTimer = null;
-// A toast passes taps through (CSS) and sits above the action bar (fixed at the bottom on a
-// phone, at the foot of the table on a desk) rather than over its buttons.
-function toast(text) {
-  const box = $("toast");
-  box.textContent = text;
-  const bar = $("actions").getBoundingClientRect();
-  const shown = bar.height > 0 && bar.top < innerHeight && bar.bottom > 0;
-  box.style.bottom = shown ? `${Math.max(22, innerHeight - bar.top + 10)}px` : "";
-  box.classList.remove("hidden");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
-}
-
 function showFatal() {
   $("status").textContent = fatal;
   $("status").classList.add("fatal");
