@@ -27,10 +27,13 @@ from setuptools.command.build_ext import build_ext
 #: Python (they only locate files), and so do ``rules`` (it reads its dataclasses' type hints
 #: at run time to check rule values, which compiled classes do not keep as written) and
 #: ``actions`` (compiling the action values gains nothing measurable, and as plain dataclasses
-#: they keep accepting any sequence of cards, copying and pickling like any value).
+#: they keep accepting any sequence of cards, copying and pickling like any value), and
+#: ``layout`` (the table of the state's fields, read at import; the copying code generated from
+#: it is compiled in ``data`` and ``blanking``).
 COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "goingout_model",
             "generate",
-            "legality", "candidates", "meldshape", "goingout_rules", "illegal", "state", "match",
+            "legality", "meldcheck", "candidates", "meldshape", "goingout_rules", "illegal",
+            "state", "match",
             "view", "blanking", "features", "meldkey", "wildlimit")
 
 

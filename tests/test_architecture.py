@@ -122,7 +122,7 @@ def test_core_imports_only_the_standard_library_and_itself() -> None:
 
 
 def test_legality_and_goingout_do_not_read_private_fields() -> None:
-    """Legality uses only the state's public API (issue 8): no ``s._name`` anywhere in it."""
+    """Legality uses only the state's public API: no ``s._name`` anywhere in it."""
     for mod in ("legality", "goingout", "goingout_model", "goingout_rules", "candidates",
                 "meldshape"):
         tree = ast.parse((SRC / PACKAGE / "core" / f"{mod}.py").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""1,000 seeded bot hands of the ``international`` preset run without error (issue #2), with the
+"""1,000 seeded bot hands of the ``international`` preset run without error, with the
 invariants checked at the end of each hand: every card in exactly one place, no legal action
 left, a known end, score sheets that add up. Bots see only their seat's view."""
 
@@ -37,7 +37,7 @@ def _lineup(seed: int) -> list[str]:
 
 @pytest.mark.slow
 def test_one_thousand_seeded_bot_hands() -> None:
-    """Issue #2: "1,000 seeded bot hands run in the suite without error"."""
+    """1,000 seeded bot hands run in the suite without error."""
     ends: Counter[str] = Counter()
     for seed in range(HANDS):
         rules = OPTIONS[seed % len(OPTIONS)]

@@ -1,4 +1,4 @@
-"""`canasta bots` (issue 10, item 1): every registered bot with its parameters and the
+"""`canasta bots`: every registered bot with its parameters and the
 catalogues' descriptions, in every language; bot specs accepted by every front end that
 names bots."""
 

@@ -1,4 +1,4 @@
-"""The command-line bugs of issue 14, each with its test: --save overwriting, --resume of a
+"""Command-line bugs once found, each with its test: --save overwriting, --resume of a
 position, --from headed with the right hand number, the replay prompt's seats, the short
 `canasta variants`, --version and bot levels by spec through --bots."""
 

@@ -103,7 +103,7 @@ def test_the_rule_sheet_and_the_variants_in_italian() -> None:
     assert "Canasta internazionale" in result.output
 
 
-#: Alternative readings that had only raw field paths (issue 9 item 13): option -> field.
+#: Alternative readings that had only raw field paths: option -> field.
 NAMED_READINGS = {
     "international": {"concealed": "going_out.concealed_means",
                       "concealed_minimum": "going_out.concealed_waives_minimum",
@@ -132,7 +132,7 @@ NAMED_READINGS = {
 
 @pytest.mark.parametrize("variant", sorted(NAMED_READINGS))
 def test_every_alternative_reading_is_a_named_option(variant: str) -> None:
-    """Issue 9 item 13: what "concealed" means (seed 002 "riesce ad aprire e a chiudere in uno
+    """What "concealed" means (seed 002 "riesce ad aprire e a chiudere in uno
     stesso turno", seed 001 "senza aver precedentemente messo in tavola alcuna carta"), whether
     the pile is frozen against an unopened side (seed 004 "atunci cand echipa nu a etalat"),
     melded points negative without a canasta (seed 004 "i se scad toate punctele etalate")
@@ -157,8 +157,8 @@ def test_every_alternative_reading_is_a_named_option(variant: str) -> None:
 
 
 def test_the_rule_sheet_does_not_point_at_files_a_clone_lacks() -> None:
-    """It printed "Seed: shared/seeds/004_….txt", a folder a clone does not have (issue 14
-    found the same in the README)."""
+    """It printed "Seed: shared/seeds/004_….txt", a folder a clone does not have (the README
+    had the same)."""
     result = runner.invoke(app, ["rules", "romanian"], env={"COLUMNS": "100"})
     assert result.exit_code == 0
     assert "shared/seeds" not in result.output

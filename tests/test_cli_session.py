@@ -1,6 +1,6 @@
 """The terminal front ends' shared game logic (src/canasta/cli/session.py, moves.py,
 explain.py): short moves, the grouped menu, undo as a house rule, hints, refusals in plain
-words, the pile explained for the variant in play, and the bugs of issue 14."""
+words, the pile explained for the variant in play, and the bugs once found in them."""
 
 from __future__ import annotations
 
@@ -185,7 +185,7 @@ def random_states(variant: str, seeds: range, pred: Any,
 
 
 def test_a_pile_frozen_for_everyone_is_not_said_to_wait_for_the_opening() -> None:
-    """Issue 14: "FROZEN until your side opens" was shown for a pile frozen by a wild card."""
+    """A pile frozen by a wild card was said to be "FROZEN until your side opens"."""
     state = random_states("international", range(200), lambda s: s.pile_frozen and s.pile
                           and not s.opened[s.team_of[s.actor]])
     view = state.view(state.actor)
@@ -202,7 +202,7 @@ def test_a_pile_frozen_for_everyone_is_not_said_to_wait_for_the_opening() -> Non
 
 
 def test_romanian_first_round_does_not_offer_the_pile() -> None:
-    """Issue 14: seed 004 forbids taking the pile in the first round; the prompt follows the
+    """Seed 004 forbids taking the pile in the first round; the prompt follows the
     engine's legal actions."""
     s = session("romanian", seed=2)
     to_human(s)
@@ -216,7 +216,7 @@ def test_romanian_first_round_does_not_offer_the_pile() -> None:
 
 
 def test_your_own_retract_is_told_as_yours() -> None:
-    """Issue 14: "You take back their opening; their minimum rises" for one's own retract."""
+    """It said "You take back their opening; their minimum rises" for one's own retract."""
     event = Retracted(seat=0, action=moves.parse_action("retract"), team=0,
                       to_hand=(parse_card("9s"),), to_pile=None, to_pile_count=0, minimum=60)
     names = render.seat_names(4)

@@ -6,16 +6,11 @@ Set CANASTA_SHOTS=DIR to keep an SVG and a text screenshot of each screen checke
 
 from __future__ import annotations
 
-import asyncio
-import io
 import json
 import os
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import RichLog
 
@@ -26,57 +21,7 @@ from canasta.cli.table_view import hand_text
 from canasta.cli.tui import ResultScreen, TableApp
 from canasta.core.actions import Discard, Draw
 from canasta.core.cards import card_text, suit_of
-
-
-def screen_text(app: TableApp) -> list[str]:
-    """The screen as plain text lines, exactly as drawn."""
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
-                      record=True, color_system=None, legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text().rstrip("\n").split("\n")
-
-
-def shot(app: TableApp, name: str) -> list[str]:
-    lines = screen_text(app)
-    folder = os.environ.get("CANASTA_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        app.save_screenshot(f"{name}.svg", folder)
-        Path(folder, f"{name}.txt").write_text("\n".join(lines) + "\n", "utf-8")
-    return lines
-
-
-def new_session(variant: str = "international", seed: int = 5, players: int = 4,
-                **kw: Any) -> Session:
-    match = Match(load_preset(variant), players, seed=seed)
-    kinds = [""] + ["greedy"] * (players - 1)
-    return Session(match, render.seat_names(players), kinds, **kw)
-
-
-def drive(app: TableApp, size: tuple[int, int],
-          script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-async def typed(pilot: Pilot[None], line: str) -> None:
-    app = pilot.app
-    prompt = app.query_one("#prompt")
-    prompt.value = line  # type: ignore[attr-defined]
-    await pilot.press("enter")
-    await pilot.pause()
-
-
-async def until_human(pilot: Pilot[None], session: Session) -> None:
-    for _ in range(200):
-        if not session.bot_to_act():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the bots did not hand over")
+from tuikit import drive, new_session, play_out, screen_text, shot, typed, until_human
 
 
 def test_the_table_fits_80x24_and_redraws_in_place() -> None:
@@ -311,20 +256,6 @@ def test_keys_sort_the_hand_by_suit_and_switch_to_four_colours() -> None:
     drive(app, (80, 24), script)
 
 
-def play_out(s: Session) -> None:
-    """Play the hand to its end through the session (the person draws and discards)."""
-    while not s.state.is_over:
-        if s.bot_to_act():
-            s.play_bot()
-            continue
-        view = s.view
-        if Draw() in view.legal_actions:
-            s.play(Draw())
-        else:
-            s.play(next((a for a in view.legal_actions if isinstance(a, Discard)),
-                        view.legal_actions[0]))
-
-
 def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
     s = new_session(seed=10)
     play_out(s)
@@ -347,7 +278,7 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
 
 def test_the_score_screen_names_the_partner_of_the_player_who_went_out() -> None:
     """The sheet numbers a side's players in seat order and the player who went out keeps
-    a number (issue 9); the table named the partner's row from the players still holding
+    a number; the table named the partner's row from the players still holding
     cards, so East's cards read "Cards left in hand, player 2" after West went out."""
     s = new_session(seed=0)
     play_out(s)
@@ -370,31 +301,6 @@ def test_the_score_screen_names_the_partner_of_the_player_who_went_out() -> None
 
     drive(app, (80, 24), script)
     assert s.sheet_players(1) == ["West", "East"]
-
-
-def test_the_score_screen_speaks_the_players_language() -> None:
-    """The hand's end was English on an Italian table: how it ended, the sheet's items
-    (from their codes), the totals."""
-    match = Match(load_preset("international"), 4, seed=10)
-    s = Session(match, render.seat_names(4, lang="it"), ["", "greedy", "greedy", "greedy"],
-                lang="it")
-    play_out(s)
-    app = TableApp.in_language("it")(s, speed=0)
-
-    async def script(pilot: Pilot[None]) -> None:
-        await pilot.pause()
-        assert isinstance(app.screen, ResultScreen)
-        text = "\n".join(shot(app, "table-result-it"))
-        assert "Mano 1" in text and "Partita dopo 1 mano" in text and "Mancano" in text
-        assert text.count("Totale della mano") == len(s.match.record.sheets) == 2
-        assert "Carte calate" in text or "Carte in mano" in text
-        for english in ("Match after", "Melded cards", "Cards left", "went out", "Hand 1"):
-            assert english not in text
-        await pilot.press("q")  # leave: the parting words are Italian too
-        await pilot.pause()
-
-    drive(app, (80, 24), script)
-    assert app.quit_message.startswith("Ciao. (Con --save FILE"), app.quit_message
 
 
 def test_help_opens_over_the_table_and_closes() -> None:
@@ -505,27 +411,6 @@ def test_f4_shows_hints_from_the_expert(lang: str) -> None:
     drive(app, (80, 24), script)
 
 
-def test_the_table_speaks_the_players_language() -> None:
-    """Seat names, the variant, the menu's words and the footer's keys too (they were
-    English on an Italian table)."""
-    match = Match(load_preset("international"), 4, seed=13)
-    s = Session(match, render.seat_names(4, lang="it"), ["", "greedy", "greedy", "greedy"],
-                lang="it")
-    app = TableApp.in_language("it")(s, speed=0)
-
-    async def script(pilot: Pilot[None]) -> None:
-        await until_human(pilot, s)
-        text = "\n".join(shot(app, "table-it"))
-        assert text.startswith("Mano 1 · Canasta internazionale") and "Tallone" in text
-        assert "La tua mano (11, per valore)" in text and "Tocca a te" in text
-        assert "Tu & Nord" in text and "Ovest" in text and "s (pesca)" in text
-        assert "Aiuto" in text and "Esci" in text and "f6 Pozzo" in text
-        for english in ("Your hand", "North", "West", "(draw)", "Help", "Quit"):
-            assert english not in text
-
-    drive(app, (80, 24), script)
-
-
 def test_a_move_typed_while_a_bot_plays_stays_on_the_line() -> None:
     """A move typed ahead during the bots' turns (paced a second apart) was cleared and
     lost; it stays on the line, with a word why, and Enter plays it on the person's turn.
@@ -552,41 +437,6 @@ def test_a_move_typed_while_a_bot_plays_stays_on_the_line() -> None:
                 assert "Not your turn yet" in "\n".join(screen_text(app))
 
         drive(app, (80, 24), script)
-
-
-def test_the_keys_line_fits_80_columns_in_every_language() -> None:
-    """The Romanian footer was cut at 80 columns ("f6 Tean"): every key and its label is on
-    the screen in every language."""
-    from canasta.i18n import languages, t
-
-    for lang in languages():
-        s = new_session(lang=lang)
-        app = TableApp.in_language(lang)(s, speed=0)
-
-        async def script(pilot: Pilot[None], lang: str = lang) -> None:
-            await pilot.pause()
-            footer = screen_text(pilot.app)[-1]  # type: ignore[arg-type]
-            assert footer.rstrip().endswith(f"f6 {t('play.key.pile', lang)}"), (lang, footer)
-
-        drive(app, (80, 24), script)
-
-
-def test_help_speaks_the_players_language() -> None:
-    """F1 was English on every table; it comes from the catalogues (play.help.*)."""
-    match = Match(load_preset("brazilian"), 4, seed=11)
-    s = Session(match, render.seat_names(4, lang="pt"), ["", "greedy", "greedy", "greedy"],
-                lang="pt")
-    app = TableApp.in_language("pt")(s, speed=0)
-
-    async def script(pilot: Pilot[None]) -> None:
-        await until_human(pilot, s)
-        await pilot.press("f1")
-        await pilot.pause()
-        text = "\n".join(screen_text(app))
-        assert "m 9 9 JK" in text and "comprar do monte" in text and "pegar o lixo" in text
-        assert "Digite uma jogada" in text and "draw from the stock" not in text
-
-    drive(app, (80, 24), script)
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])

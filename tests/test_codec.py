@@ -146,7 +146,7 @@ def test_ids_round_trip_property(case: tuple[str, dict[str, str], int], seed: in
 def test_size_is_fixed_and_small(name: str) -> None:
     """The id space depends only on the rules and the player count: a few thousand ids, some
     tens of thousands where a meld has no wild-card maximum (Brazilian, seed 003 "può
-    contenere carte jolly ma deve avere almeno due carte naturali"; issue 9 item 2)."""
+    contenere carte jolly ma deve avere almeno due carte naturali")."""
     rules = load_preset(name)
     for players in rules.deal.player_counts:
         a, b = ActionCodec(rules, players), ActionCodec(load_preset(name), players)

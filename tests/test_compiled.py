@@ -1,5 +1,5 @@
 """The compiled core (mypyc, built by setup.py where a C compiler exists) and the pure-Python
-core (``CANASTA_PURE=1``) play identically (issue 8 item 8): the same seeded random hands give
+core (``CANASTA_PURE=1``) play identically: the same seeded random hands give
 the same legal actions at every step, the same score sheets and the same going-out plans."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Events: ``apply`` returns what happened; ``state.events`` is the one history (issue 8 item
-2). Seat-visibility, the shared (persistent) history behind ``clone()``, the JSON form, and
+"""Events: ``apply`` returns what happened; ``state.events`` is the one history.
+Seat-visibility, the shared (persistent) history behind ``clone()``, the JSON form, and
 the English lines front ends show."""
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def test_the_hand_end_carries_the_score_sheets() -> None:
 
 
 def test_clone_shares_the_history_and_stays_independent() -> None:
-    """``clone()`` does not copy the history (issue 8: clone cost independent of the hand's
-    length): the copy shares the persistent chain, and what either plays next is its own."""
+    """``clone()`` does not copy the history (so a copy costs the same at any point of
+    the hand): the copy shares the persistent chain, and what either plays next is its own."""
     rules = load_preset("international")
     s = State.deal(rules, 4, seed=5)
     rng = random.Random(5)
@@ -197,8 +197,8 @@ def _replay_hands(events: tuple[ev.Event, ...], viewer: int, team_of: tuple[int,
 def test_each_seat_can_follow_its_hand_and_every_hand_size_from_its_events(
         rules: Rules, players: int) -> None:
     """Events say exactly what happened: replaying what a seat sees of them gives its own hand
-    card for card, and the size of every other hand (issue 8: "cards drawn, pile taken and
-    what came with it, red threes laid out and replaced")."""
+    card for card, and the size of every other hand (cards drawn, pile taken and
+    what came with it, red threes laid out and replaced)."""
     rng = random.Random(7)
     checked = 0
     for seed in range(4):

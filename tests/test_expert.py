@@ -1,4 +1,4 @@
-"""The ``expert`` bot and hints (issue 10, items 2 and 3): the search sees only the View, plays
+"""The ``expert`` bot and hints: the search sees only the View, plays
 legal moves on several presets within its budget, and ``suggest`` returns legal moves sorted
 by value with reasons the catalogues can say."""
 

@@ -1,5 +1,5 @@
 """Impossible positions are refused, what the engine writes it reads back, and readers never
-raise raw exceptions or run away (issue 9 items 17 and 18).
+raise raw exceptions or run away.
 
 Seeds for the refusals: seed 002 "Quando il tallone è esaurito ... la smazzata termina" (a hand
 ends by the stock only when the stock is gone); seed 002 "la coppia deve avere formato almeno

@@ -1,4 +1,4 @@
-"""Fast legal-action generation (issue 8 item 7, ``canasta.core.generate``): on random
+"""Fast legal-action generation (``canasta.core.generate``): on random
 positions of every preset and player count, ``legal_actions()`` yields exactly the actions, in
 the same order, that verifying every candidate with the full checks yields
 (``legality.reference_legal_actions``, the path the engine used before). The positions include

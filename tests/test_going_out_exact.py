@@ -1,4 +1,4 @@
-"""Exact going out (issue 8 item 6): whether the player to act can go out this turn is decided
+"""Exact going out: whether the player to act can go out this turn is decided
 by an exhaustive search over the hand's rank counts (``canasta.core.goingout``), never a greedy
 guess. It matters where legality depends on it: seed 002_277939805e3ea5bf.txt, "Prima di
 chiudere, il giocatore può chiedere al compagno il permesso per la chiusura" (asking is allowed

@@ -1,4 +1,4 @@
-"""The engine's contract on the ``international`` preset (issue #2, DESIGN.md "Actions are
+"""The engine's contract on the ``international`` preset (DESIGN.md "Actions are
 values"): ``legal_actions()`` never changes the state; ``apply()`` of an action that is not
 legal raises ``IllegalActionError`` naming a rule and leaves the state unchanged; ``check()``
 agrees with ``legal_actions()``."""
@@ -62,7 +62,7 @@ def _probes(s: State) -> list[Action]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_legal_actions_never_changes_the_state(seed: int) -> None:
-    """Issue #2: "`legal_actions()` never changes the state". Compared slot by slot (deep
+    """`legal_actions()` never changes the state. Compared slot by slot (deep
     copies, the retract snapshot included) before and after, and the view too."""
     for s in _positions(seed):
         before = snapshot(s)
@@ -97,7 +97,7 @@ def test_illegal_apply_raises_naming_a_rule_and_leaves_the_state_unchanged(seed:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_listed_action_applies(seed: int) -> None:
-    """Issue #2: "every legal action applies": each action listed applies on a copy of the
+    """Every legal action applies: each action listed applies on a copy of the
     state without error."""
     for s in _positions(seed, every=5):
         for action in s.legal_actions():
@@ -105,7 +105,7 @@ def test_every_listed_action_applies(seed: int) -> None:
 
 
 def test_legal_actions_empty_once_the_hand_is_over() -> None:
-    """Issue #2: a finished hand has no legal action and refuses every action."""
+    """A finished hand has no legal action and refuses every action."""
     *_, last = _positions(0)
     assert last.is_over
     assert last.legal_actions() == []

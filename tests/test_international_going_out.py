@@ -141,7 +141,7 @@ def test_concealed_going_out_scores_200_and_waives_the_minimum() -> None:
     assert labels["Natural canasta"] == 500
     assert labels["Melded cards"] == 55
     partner = hand_points(s.hands[3])
-    # seat 3 is the team's second player: its row keeps that number (issue 9)
+    # seat 3 is the team's second player: its row keeps that number
     assert labels["Cards left in hand, player 2"] == -partner
     assert "Cards left in hand, player 1" not in labels
     assert sheet.hand_total == 200 + 500 + 55 - partner + _red_threes(s, 1)
@@ -176,7 +176,7 @@ def test_ask_partner_whenever_the_player_wants_to_go_out() -> None:
     """Seed 002_277939805e3ea5bf.txt: "Prima di chiudere, il giocatore può chiedere al compagno il
     permesso per la chiusura (unico tipo di comunicazione consentito all'interno della coppia)".
     The question is the player's to ask whenever he wants to go out, whether or not the engine
-    finds a way out (issue 9 item 6); a "yes" he cannot obey leaves him to play on."""
+    finds a way out; a "yes" he cannot obey leaves him to play on."""
     s = seat1_after_draw("As Ah Ad Ks Kh Kd Qs Qh Qc Js Jh")
     assert s.going_out_plan() is None
     assert "ask-partner" in legal_texts(s)
@@ -249,7 +249,7 @@ def test_ask_partner_answer_stands_after_a_retract() -> None:
     """Seed 002_277939805e3ea5bf.txt: "è obbligatorio obbedire alla risposta del compagno". Seat 1
     takes the one-card pile (the upcard 5c) with six fives, a canasta of 35 points, short of 50;
     he can still open and go out with four fours and 9c. After "yes" he may not take the short
-    opening back to escape the answer (nor, after "no", the take: issue 9 item 12); after "no",
+    opening back to escape the answer (nor, after "no", the take); after "no",
     taking back a short opening from hand does not let him ask again in the same turn, and the
     "no" still holds."""
     hand = "5s 5s 5d 5d 5h 5h 4s 4h 4d 4c 9c"
@@ -262,7 +262,7 @@ def test_ask_partner_answer_stands_after_a_retract() -> None:
     assert s.is_over and s.went_out == 1
     s2 = deal({1: hand}, after="5c 5c 10d")
     play(s2, "take-pile 5s 5s 5d 5d 5h 5h", "ask-partner", "answer no")
-    assert rule_of(s2, "retract") == "retract after a take"  # issue 9 item 12
+    assert rule_of(s2, "retract") == "retract after a take"  # not even after "no"
     s3 = deal({1: hand}, after="5c 5c 10d")
     play(s3, "draw", "meld 5s 5s 5d 5d 5h 5h 5c", "ask-partner", "answer no", "retract")
     assert s3.phase is Phase.PLAY and s3.opening_minimum(1) == 60 and not s3.melds[1]

@@ -1,4 +1,4 @@
-"""Canonical actions and ``legal_actions()`` (issue 8 item 3): cards inside an action are
+"""Canonical actions and ``legal_actions()``: cards inside an action are
 sorted on construction, ``repr()`` pastes back as code, and ``action in
 state.legal_actions()`` agrees with ``state.can(action)`` for every action, while the listed
 actions are exactly the legal ways to play up to the suit-choice rule (one choice of suits

@@ -1,4 +1,4 @@
-"""No reachable state without a legal action (issue 9 item 16; DESIGN.md: "no reachable
+"""No reachable state without a legal action (DESIGN.md: "no reachable
 non-terminal state without a legal action").
 
 The case found: seed 000's variant "possibilità di trattenere in mano uno o più Tre rossi ...
@@ -34,7 +34,7 @@ def test_a_lay_off_may_not_leave_only_a_kept_red_three() -> None:
     # only the black three).
     assert rule_of(s, "lay-off A Ad") == "going out"
     # Asking stays open to a player who wants to go out (seed 002 "Prima di chiudere, il
-    # giocatore può chiedere al compagno il permesso per la chiusura"; issue 9 item 6).
+    # giocatore può chiedere al compagno il permesso per la chiusura").
     assert legal_texts(s) == {"ask-partner", "discard 3h", "discard Ad", "meld 3h"}
     play(s, "meld 3h")  # declared and replaced: the player still has a move
     assert legal_texts(s)

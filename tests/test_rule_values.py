@@ -1,5 +1,5 @@
 """Rule values are validated before any deal, and preset names come only from the packaged
-presets (issue 9 items 14 and 15).
+presets.
 
 Every field has bounds (``canasta.core.rule_values.COUNT_BOUNDS``); a combination that cannot
 make a playable deal is refused naming the fields; no accepted value makes a deal that runs away.
@@ -215,7 +215,7 @@ def test_aliases_name_their_preset(alias: str, name: str) -> None:
     {"deal.packs": list(range(10**6))},
 ])
 def test_a_huge_value_is_refused_at_once_with_a_short_message(options: dict[str, object]) -> None:
-    # issue 9 item 18: "a 30-second, 318 MB read" - neither the time nor the message may grow
+    # it was a 30-second, 318 MB read: neither the time nor the message may grow
     # with the value.
     with time_limit(5), pytest.raises(RulesError) as err:
         load_preset("international", options)

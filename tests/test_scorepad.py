@@ -99,7 +99,7 @@ def test_international_hand_points_subtracted() -> None:
     a, b = score("international",
                  team([NAT_K], hands=[[], ["Jc", "Jd"]], out=True),
                  team(["9s 9d 9h"], hands=[["Qs"], ["Qh"]]))
-    # the row keeps the partner's own number in the team (issue 9: it was "player 1")
+    # the row keeps the partner's own number in the team (it was "player 1")
     assert [k for k in items(a) if k.startswith("Cards left")] == ["Cards left in hand, player 2"]
     assert items(a)["Cards left in hand, player 2"] == -20
     assert items(b)["Cards left in hand, player 1"] == -10

@@ -1,4 +1,4 @@
-"""`canasta score --interactive` as a match sheet (issue 14): team names, the sheet saved
+"""`canasta score --interactive` as a match sheet: team names, the sheet saved
 after every hand and reopened, a typed meld corrected, a whole hand entered again, and the
 running total to the target of the player count."""
 

@@ -1,4 +1,4 @@
-"""The smaller defects of issue 9: score-sheet rows keep each player's number in the team, the
+"""Smaller defects once found: score-sheet rows keep each player's number in the team, the
 rule sheet cites the preset's own seed, and the front ends show the target of the player count.
 """
 

@@ -1,4 +1,4 @@
-"""The soak benchmark (issue 9 item 19): a small slice of ``python -m canasta.sim.soak``, and
+"""The soak benchmark: a small slice of ``python -m canasta.sim.soak``, and
 each of its checks shown to catch what it looks for."""
 
 from __future__ import annotations

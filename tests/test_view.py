@@ -266,7 +266,7 @@ def test_surprise_cards_are_shown_to_the_others() -> None:
                         assert c in known
                         known.remove(c)
                 assert s.view((seat + 1) % 4).hidden["surprise"] == 0
-                # The event every seat sees shows them (issue 9 item 10).
+                # The event every seat sees shows them.
                 took = [e for e in s.view((seat + 1) % 4).events if isinstance(e, PileTaken)]
                 assert sorted(took[-1].surprise or ()) == sorted(surprise)
                 return

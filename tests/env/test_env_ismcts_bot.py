@@ -69,3 +69,39 @@ def test_same_seed_same_moves() -> None:
     """With an iteration budget the search is reproducible from its seed: every resampled
     deal comes from the bot's seeded source, not OpenSpiel's unseeded sampler."""
     assert _moves(3) == _moves(3)
+
+
+def test_bot_playouts_value_a_state_by_the_hand_played_to_its_end() -> None:
+    from canasta.env.ismcts import BotPlayoutEvaluator, game_for
+    from canasta.env.openspiel import CanastaState
+
+    rules = load_preset("international")
+    state = State.deal(rules, 2, seed=4)
+    root = CanastaState(game_for(rules, 2, None))
+    root.hand.state = state.clone()
+    values = BotPlayoutEvaluator("greedy", seed=1).evaluate(root)
+    # a finished hand's returns: one side's gain is the other's loss, and not all zero (the
+    # play-out reached the end: a cut play-out would be worth 0 to both)
+    assert len(values) == 2 and values[0] == -values[1] and values[0] != 0
+    again = BotPlayoutEvaluator("greedy", seed=1).evaluate(root)
+    assert list(again) == list(values)
+    assert not root.hand.state.is_over  # the play-out ran on a copy
+    prior = BotPlayoutEvaluator("greedy", seed=1).prior(root)
+    assert abs(sum(p for _a, p in prior) - 1.0) < 1e-9
+
+
+def test_a_bot_playout_search_chooses_legal_moves_and_counts_its_simulations() -> None:
+    state = State.deal(load_preset("international"), 2, seed=6)
+    bot = make_bot("openspiel-ismcts:iterations=4,playout=greedy", 2)
+    chose = 0
+    for _ in range(12):
+        view = state.view(state.actor)
+        action = bot.choose(view)
+        assert action in view.legal_actions
+        if len(view.legal_actions) > 1:
+            assert bot.last_simulations == 4
+            chose += 1
+        state.apply(action)
+    assert chose
+    with pytest.raises(ValueError, match="playout"):
+        make_bot("openspiel-ismcts:playout=expert")

@@ -76,7 +76,7 @@ def test_take_onto_an_own_meld() -> None:
     """Seed 003_6aef22ca5c65dc7b.txt: "a condizione che tu possa immediatamente giocare in
     combinazione la carta in cima con almeno una carta naturale dalla tua mano (formando una
     nuova combinazione di 3+ o aggiungendola a una combinazione esistente della squadra)": onto
-    the side's meld the top card goes with a natural from hand too (issue 9 item 1); the top
+    the side's meld the top card goes with a natural from hand too; the top
     card alone is the option take_onto_meld = top_card (variants.md)."""
     seat1 = "Ks Kh Kd As Ah Ad 9s 9h 8c 7c 6c"
     moves = ("draw", "meld Ks Kh Kd", "meld As Ah Ad", "discard 8c", "draw", "discard 5s",
@@ -140,7 +140,7 @@ def test_meld_needs_two_naturals_and_one_meld_per_rank() -> None:
 @pytest.mark.parametrize(("choice", "ok"), [(None, True), ("3", False), ("unlimited", True)])
 def test_wild_card_limit_option(choice: str | None, ok: bool) -> None:
     """Seed 003_6aef22ca5c65dc7b.txt: "può contenere carte jolly ma deve avere almeno due carte
-    naturali": no wild-card maximum by default (issue 9 item 2); at most 3 as in international
+    naturali": no wild-card maximum by default; at most 3 as in international
     Canasta is the option max_wilds = 3 (variants.md)."""
     options = {"max_wilds": choice} if choice else None
     s = start({1: "Ks Kh JK JK 2c 2d As Ah Ad 9s 8c"}, "4c 5d", options=options)

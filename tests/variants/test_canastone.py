@@ -6,24 +6,13 @@ seat 1 (team 1, with seat 3) plays first."""
 from __future__ import annotations
 
 import pytest
+from canastone_kit import RULES, UNDER4, start
 from deck_helpers import apply_all, cards, deal, legal_texts, rule_of
 
-from canasta import Discard, Match, MisdealError, Phase, State, load_preset, parse_action
+from canasta import Discard, Match, MisdealError, Phase, State, load_preset
 from canasta.core.cards import JOKER, make_deck, parse_card
 from canasta.core.goingout_rules import going_out_error
 from canasta.core.scoring import TeamHand, score_hand
-
-RULES = load_preset("canastone")
-UNDER4 = "5s 5h 6s 6h"  # the four cards put under a 4 turned up
-
-
-def start(hands: dict[int, str], draws: str = "", *, upcard: str = "4c",
-          under: str = UNDER4, scores: list[int] | None = None,
-          options: dict[str, str] | None = None, players: int = 4) -> State:
-    """Deal with ``upcard`` turned (a 4: four cards under it) and ``draws`` next in the
-    stock."""
-    rules = load_preset("canastone", options) if options else RULES
-    return deal(rules, hands, f"{upcard} {under} {draws}", scores=scores, players=players)
 
 
 def test_three_packs_fifteen_cards_every_player_count() -> None:
@@ -40,7 +29,7 @@ def test_three_packs_fifteen_cards_every_player_count() -> None:
 
 def test_five_players_each_for_themselves() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Si gioca in numero variabile da 2 a 6 persone": five play
-    each for themselves, as three do (issue 9 item 9); classic Italian (seed 001) names only its
+    each for themselves, as three do; classic Italian (seed 001) names only its
     two-, three-, four- and six-player games."""
     assert 5 in RULES.deal.player_counts
     s = State.deal(RULES, 5, seed=4)
@@ -262,7 +251,7 @@ def test_mattoni_opening_with_the_pile_blocked_for_a_round() -> None:
 def test_mattoni_are_three_jokers_or_two_and_a_deuce(meld: str, blocked: bool) -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Classica è l'apertura con tre Joker o con due Joker e una
     pinella detta anche «apertura» di «mattoni»": only those melds are blocked after an
-    opponent's joker (issue 9 item 5); another wild meld with a joker opens with the pile."""
+    opponent's joker; another wild meld with a joker opens with the pile."""
     seat1 = "Qs Qh JK JK JK 2c 2d Ac Ks Kh Kd 7s 7h 7d 6c"
     seat0 = "As Ah JK Qd 4s 4h 4d 5c 5d 6s 6h 6d 10s 10h 10d"
     s = start({1: seat1, 0: seat0}, "Kc Kd Jc Jd 10c 9c Js Jh", scores=[3000, 3000])
@@ -282,7 +271,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
     superiore del pozzo stesso però e le carte che la catturano non possono far parte del
     punteggio di «apertura»": an unopened side takes the pile only when its hand can complete
     the opening without them, and the take (with the stock card drawn) cannot be undone by
-    ``retract`` nor by a meld that leaves the opening short (issue 9 item 12)."""
+    ``retract`` nor by a meld that leaves the opening short."""
     hand = "4s 4h Ks Kh Kd 9s 9h JK As 8d 7c 6c 5c 10c Jd"
     s = start({1: hand.replace("JK", "Qd")}, "5d", scores=[3000, 3000])
     assert rule_of(s, "take-pile 4s 4h") == "opening.minimums"  # 30 of 90 without the pile
@@ -302,7 +291,7 @@ def test_pile_taken_only_when_the_opening_can_be_completed_and_never_given_back(
 def test_natural_opening_covers_every_meld_of_the_opening_turn(order: tuple[str, str]) -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Per la discesa a 50 punti si richiedono solo
     combinazioni con carte naturali": every meld laid in the opening turn, also after the
-    minimum is reached, so the order of the melds does not matter (issue 9 item 11); from the
+    minimum is reached, so the order of the melds does not matter; from the
     next turn wild cards may be melded."""
     s = start({1: "As Ad Ac 9s 9h 2c Ks Kh 7s 7h 6s 6h 5c 5d 4d"}, "8c 8d")
     apply_all(s, "draw")
@@ -322,7 +311,7 @@ def test_wild_canastas_are_pure_of_deuces_or_mixed(option: str | None, kinds: bo
     """Seed 000_1cc8abd4e271b725.txt: "3000 per canasta pura di pinelle", "2000 punti per canasta
     mista di Joker e pinelle": a wild canasta of deuces is pure, one with a joker impure, for
     going out ("almeno una canasta pura ed una impura"), the red-three sign and the five
-    canastas (issue 9 item 3); wild_canasta_kinds = neither counts them as neither."""
+    canastas; wild_canasta_kinds = neither counts them as neither."""
     rules = load_preset("canastone", {"wild_canasta_kinds": option} if option else None)
     mixed_wild = tuple(cards("JK JK 2c 2d 2h 2s JK"))
     deuces = tuple(cards("2c 2d 2h 2s 2c 2d 2h"))
@@ -415,75 +404,6 @@ def test_no_adding_to_the_opponents_melds() -> None:
     assert rule_of(s, "lay-off K Kc") == "melds"
 
 
-def test_going_out_needs_pure_and_impure_canasta_and_a_plain_discard() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "La chiusura è possibile per quel giocatore che si è
-    liberato di tutte le carte della sua mano con lo scarto finale di una carta che non può
-    essere né un Tre nero, né un Joker o una pinella ... la condizione che la coppia abbia
-    completato almeno una canasta pura ed una impura"; "la «chiusura» di smazzata (300
-    punti)"."""
-    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c JK"
-    s = start({1: seat1}, "2c 5h", scores=[0, 3000])
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c JK",
-              "lay-off 8 2c", "discard 5h")
-    assert s.is_over and s.went_out == 1
-    sheet = s.score()[1]
-    items = dict(sheet.items)
-    assert items["Going out"] == 300
-    assert items["Natural canasta"] == 500 and items["Mixed canasta"] == 300
-
-
-def test_going_out_refused_without_an_impure_canasta() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "abbia esposto almeno una canasta pura ed una impura"."""
-    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c 8s"
-    s = start({1: seat1}, "8h 5h")
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c")
-    # Nine eights would leave 5h, a last discard that could not go out: two pure canastas.
-    assert rule_of(s, "meld 8s 8s 8s 8h 8h 8h 8d 8d 8c") == "going out"
-    apply_all(s, "meld 8s 8s 8s 8h 8h 8h 8d 8d")
-    assert not s.is_over
-
-
-def test_final_discard_may_not_be_wild_or_black_three() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "lo scarto finale di una carta che non può essere né un
-    Tre nero, né un Joker o una pinella"."""
-    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c JK"
-    for last in ("3s", "2d", "5h"):
-        s = start({1: seat1}, f"2c {last}", scores=[0, 3000])
-        apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c JK")
-        if last == "5h":
-            apply_all(s, "lay-off 8 2c", "discard 5h")
-            assert s.is_over
-        else:
-            # Laying off 2c would leave a last card that may not be discarded to go out.
-            assert rule_of(s, "lay-off 8 2c") == "going out"
-            assert s.can(parse_action(f"discard {last}"))  # an ordinary discard
-
-
-def test_going_out_without_discard_option() -> None:
-    """Seed 000_1cc8abd4e271b725.txt, VARIANTI: "chiusura anche senza scarto"."""
-    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c JK"
-    s = start({1: seat1}, "2c 8c", scores=[0, 3000])
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c JK")
-    assert rule_of(s, "lay-off 8 2c 8c") == "going_out.discard_required"
-    s = start({1: seat1}, "2c 8c", scores=[0, 3000], options={"go_out_without_discard": "true"})
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c JK",
-              "lay-off 8 2c 8c")
-    assert s.is_over and s.went_out == 1
-
-
-def test_two_pure_canastas_option() -> None:
-    """Seed 000_1cc8abd4e271b725.txt, VARIANTI: "obbligo di aver completato almeno due canaste
-    pure per poter chiudere" (replacing the pure-and-impure condition, variants.md)."""
-    opts = {"going_out_canastas": "two_pure"}
-    s = start({1: "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c JK"}, "2c 5h", scores=[0, 3000],
-              options=opts)
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c JK")
-    assert rule_of(s, "lay-off 8 2c") == "going out"  # one pure canasta only
-    s = start({1: "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d 8c Kc"}, "Kd 5h", options=opts)
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d 8c")
-    assert s.hand_size[1] == 3
-
-
 def test_wild_cards_on_a_completed_canasta() -> None:
     """Seed 000_1cc8abd4e271b725.txt: "Le carte scaricabili su combinazioni già in tavola
     possono essere aggiunte anche a canaste già completate"."""
@@ -515,107 +435,6 @@ def test_raised_minimum_keeps_the_fifty_band_natural_for_taking_the_pile() -> No
     apply_all(s, "draw", "discard Qs", "draw", "discard 10s", "draw", "discard 9c")
     assert s.current == 1 and s.opening_minimum(1) == 60
     assert rule_of(s, "take-pile 9s 9h") == "opening.minimums"
-
-
-def test_red_three_sign_by_pure_and_impure_canastas() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "alla chiusura il punteggio viene attribuito
-    positivamente se la coppia che li possiede ha esposto almeno una canasta pura ed una
-    impura, non viene attribuito se sono state esposte una o più canaste pure ma non l'impura,
-    viene attribuito negativamente se sono state esposte una o più canaste impure ma non almeno
-    una pura, viene attribuito pure negativamente ma raddoppiato in assenza di canaste di ogni
-    tipo"."""
-    pure = tuple(cards("9s 9s 9h 9h 9d 9d 9c"))
-    impure = tuple(cards("8s 8s 8h 8h 8d JK 2c"))
-    small = tuple(cards("Ks Kh Kd"))
-
-    def red(melds: tuple[tuple[int, ...], ...]) -> int:
-        sheet = score_hand([TeamHand(melds=melds, red_threes=2)], RULES)[0]
-        return dict(sheet.items)["Red threes (2)"]
-
-    assert red((pure, impure)) == 200
-    assert red((pure,)) == 0
-    assert red((impure,)) == -200
-    assert red((small,)) == -400
-
-
-@pytest.mark.parametrize(("count", "total"), [(1, 100), (3, 300), (4, 800), (5, 1000),
-                                               (6, 1200)])
-def test_red_three_totals(count: int, total: int) -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "valgono 100 punti l'uno, ma se una linea ne possiede
-    quattro, cinque o sei segnerà rispettivamente 800, 1000 e 1200 punti"."""
-    pure = tuple(cards("9s 9s 9h 9h 9d 9d 9c"))
-    impure = tuple(cards("8s 8s 8h 8h 8d JK 2c"))
-    sheet = score_hand([TeamHand(melds=(pure, impure), red_threes=count)], RULES)[0]
-    assert dict(sheet.items)[f"Red threes ({count})"] == total
-
-
-@pytest.mark.parametrize(("meld", "label", "bonus"), [
-    ("As As Ah Ah Ad Ad Ac", "Natural canasta of aces", 1000),
-    ("As As Ah Ah Ad JK 2c", "Mixed canasta of aces", 500),
-    ("JK JK 2c 2d 2h JK 2s", "Wild canasta", 2000),
-    ("2c 2c 2d 2d 2h 2h 2s", "Wild canasta of deuces", 3000),
-    ("JK JK JK JK JK JK 2s", "Wild canasta of six jokers and a deuce", 5000),
-    ("Ks Ks Kh Kh Kd Kd Kc", "Natural canasta", 500),
-    ("Ks Ks Kh Kh Kd JK Kc", "Mixed canasta", 300),
-])
-def test_canasta_bonuses(meld: str, label: str, bonus: int) -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "500 punti per canasta pura di carte naturali, 300 punti
-    per canasta impura di carte naturali, 1000 e 500 punti per canasta rispettivamente pura e
-    impura di Assi, 2000 punti per canasta mista di Joker e pinelle, 3000 per canasta pura di
-    pinelle, 5000 punti per canasta formata da sei Joker ed una pinella"."""
-    sheet = score_hand([TeamHand(melds=(tuple(cards(meld)),))], RULES)[0]
-    assert dict(sheet.items)[label] == bonus
-
-
-def _five(pure: int, impure: int) -> tuple[tuple[int, ...], ...]:
-    ranks = ["K", "Q", "J", "10", "9", "8", "7"]
-    out = []
-    for i in range(pure):
-        r = ranks[i]
-        out.append(tuple(cards(f"{r}s {r}s {r}h {r}h {r}d {r}d {r}c")))
-    for i in range(pure, pure + impure):
-        r = ranks[i]
-        out.append(tuple(cards(f"{r}s {r}s {r}h {r}h {r}d {r}d JK")))
-    return tuple(out)
-
-
-@pytest.mark.parametrize(("choice", "pure", "impure", "rows"), [
-    ("tiered", 4, 1, {"Five canastas, natural and mixed": 1000}),
-    ("tiered", 5, 1, {"Five natural canastas and a mixed one": 2000}),
-    ("tiered", 5, 0, {}),
-    ("cumulative", 5, 1, {"Five natural canastas and a mixed one": 2000,
-                          "Five canastas, natural and mixed": 1000}),
-    ("none", 5, 1, {}),
-])
-def test_five_canasta_bonuses(choice: str, pure: int, impure: int,
-                              rows: dict[str, int]) -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "1000 punti suppletivi per la coppia che abbia chiuso
-    almeno cinque canaste (con necessaria rappresentanza sia di canasta pura che di impura) e
-    2000 punti per la coppia che abbia chiuso almeno cinque canaste pure con in più almeno una
-    impura"; VARIANTI: "non contare i 1000 e i 2000 punti suppletivi". Tiered by default
-    (variants.md), cumulative as an option."""
-    rules = load_preset("canastone", {"five_canasta_bonus": choice})
-    sheet = score_hand([TeamHand(melds=_five(pure, impure))], rules)[0]
-    got = {label: pts for label, pts in sheet.items if label.startswith("Five")}
-    assert got == rows
-
-
-def test_hand_doubled_for_a_side_that_had_not_opened() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "questi punti negativi vengono conteggiati raddoppiati se
-    la coppia penalizzata al momento della chiusura non aveva ancora «aperto»"."""
-    hand = tuple(cards("Ks Qh 5c"))
-    unopened = score_hand([TeamHand(hands=(hand,))], RULES)[0]
-    opened = score_hand([TeamHand(melds=(tuple(cards("9s 9h 9d")),), hands=(hand,))], RULES)[0]
-    assert unopened.items[-1][1] == -50 and opened.items[-1][1] == -25
-
-
-def test_red_three_kept_in_hand_costs_500() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "un Tre rosso trattenuto in mano al momento della chiusura
-    costa 500 punti negativi"."""
-    sheet = score_hand([TeamHand(melds=(tuple(cards("9s 9h 9d")),),
-                                 hands=(tuple(cards("3h 5c")),))], RULES)[0]
-    assert dict(sheet.items)["Red threes left in hand (1)"] == -500
-    assert dict(sheet.items)["Cards left in hand, player 1"] == -5
 
 
 def test_keep_red_threes_option() -> None:
@@ -695,15 +514,6 @@ def test_first_player_is_left_of_the_dealer() -> None:
     primo mazziere ... distribuirà, una alla volta in senso orario"."""
     s = deal(RULES, {}, "4c", dealer=2)
     assert s.current == 3 and s.phase is Phase.DRAW
-
-
-def test_no_going_out_while_a_wild_canasta_is_unfinished() -> None:
-    """Seed 000_1cc8abd4e271b725.txt: "Quando una coppia ha iniziato una canasta di Joker o
-    pinelle fin quando non l'ha completata non può chiudere la smazzata"."""
-    seat1 = "9s 9s 9h 9h 9d 9d 9c 8s 8s 8h 8h 8d 8d JK JK"
-    s = start({1: seat1}, "JK 2c", scores=[0, 3000], options={"go_out_without_discard": "true"})
-    apply_all(s, "draw", "meld 9s 9s 9h 9h 9d 9d 9c", "meld 8s 8s 8h 8h 8d 8d JK")
-    assert rule_of(s, "meld JK JK 2c") == "melds.unfinished_wild_meld_restricts"
 
 
 def test_partner_takes_the_pile_once_the_side_has_opened() -> None:

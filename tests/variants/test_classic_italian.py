@@ -244,7 +244,7 @@ def test_end_of_stock_hand_ends_only_when_the_discard_cannot_be_taken() -> None:
     """Seed 001_fb0497f152a2c2d6.txt: "si procede fin che ogni giocatore al suo turno può
     rilevare lo scarto: quando questo non è possibile la smazzata viene considerata chiusa"
     (Canastone, silent, borrows it): while the player can take the discard he may not end the
-    hand (issue 9 item 4); the option end_of_stock = matching_meld lets him unless the discard
+    hand; the option end_of_stock = matching_meld lets him unless the discard
     fits his side's meld."""
     for option, may_end in ((None, False), ("until_no_take", False), ("matching_meld", True)):
         rules = load_preset("classic_italian", {"end_of_stock": option} if option else None)
@@ -265,7 +265,7 @@ def test_concealed_going_out_is_not_blocked_by_the_natural_opening() -> None:
     """Seed 001_fb0497f152a2c2d6.txt: "200 punti per «chiusura in mano» ovvero senza aver
     precedentemente messo in tavola alcuna carta (da notare che per la «chiusura in mano» non è
     richiesta l'apertura)": the natural-cards-only opening of 50 (seed 000) does not block a
-    concealed going out with wild cards (issue 9 item 11); laying them opens nothing, so the
+    concealed going out with wild cards; laying them opens nothing, so the
     player goes out or takes them back."""
     s = start({1: "Ks Kh Kd Kc Ks JK 2c Qs Qh Qd Qc"}, "4c 7s")
     apply_all(s, "draw", "meld Ks Kh Kd Kc Ks JK 2c")

@@ -63,7 +63,7 @@ def test_surprise_cards_go_to_the_first_taker() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "Partenerii agreaza la inceputul jocului daca se folosesc
     sau nu surprizele (4 carti ascunse sub teancul de decartat)"; "Cel care rupe primul ia si
     surprizele daca exista dupa ce le arata celorlalti jucatori": every seat sees them once
-    taken (issue 9 item 10), and no seat before."""
+    taken, and no seat before."""
     assert not State.deal(RULES, 4, seed=1).surprise
     rules = load_preset("romanian", {"surprises": "four"})
     seat1 = "9s 9h 9d 9c 9s 9h As Ah Ad Kc Qc"
@@ -316,7 +316,7 @@ def test_red_threes_of_a_side_that_never_melded(option: str | None, three: int,
                                                  four: int) -> None:
     """Seed 004_de631c4ee768aa1b.txt: "3 de rosu declarat (nedeclarat) 100 (-300)"; "toate 4
     cartile de 3 rosu declarate (nedeclarate) 800 (-1200)": a declared red three is worth 100,
-    four 800, also for a side that never melded (issue 9 item 8); the minus of variants.md
+    four 800, also for a side that never melded; the minus of variants.md
     (sfaturi-utile) is the option red_three_sign = no_meld."""
     rules = load_preset("romanian", {"red_three_sign": option} if option else None)
     hand = (tuple(cards("Kc 5d")),)
@@ -377,7 +377,7 @@ def test_black_threes_split_between_partners_leave_play_together() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "3-arii de negru se pot scoate din joc (daca ii ai pe toti
     4) ... Partenerii se pot intreba intre ei daca au treiari de negru pentru a-i scoate din
     joc": a side holding all four between its two players puts them out of play together
-    (issue 9 item 7), so it is not charged the "toate 4 cartile de 3 negru -1600"."""
+   , so it is not charged the "toate 4 cartile de 3 negru -1600"."""
     s = start({1: "3s 3c As Ah Ad 9s 9h 8c 7c 6c 5c", 3: "3s 3c"}, "4c Qd Jd 10d 8d 7d")
     draw_discard(s, 4)
     apply_all(s, "draw")
@@ -528,7 +528,7 @@ def test_ask_partner_is_binding() -> None:
 def test_told_yes_and_unable_to_go_out_costs_500() -> None:
     """Seed 004_de631c4ee768aa1b.txt: "A întreabă «pot să închid?», B răspunde «Da», A fiind
     obligat să închidă, se dovedeşte că nu poate ... Echipa este penalizată cu 500 de puncte":
-    the question may be asked whenever the player wants to go out (issue 9 item 6); told "yes",
+    the question may be asked whenever the player wants to go out; told "yes",
     a player who then ends the turn without going out costs his side 500."""
     seat1 = "9s 9h 9d 9c 9s 9h 9d As Ah Ad 5c"
     s = start({1: seat1}, "4c Qd Jd 10d 8d Kc")

@@ -167,7 +167,7 @@ def test_canastone_five_canasta_bonuses() -> None:
     """Seed 000: "1000 punti suppletivi per la coppia che abbia chiuso almeno cinque canaste (con
     necessaria rappresentanza sia di canasta pura che di impura) e 2000 punti per la coppia che
     abbia chiuso almeno cinque canaste pure con in più almeno una impura"; the "canasta pura di
-    pinelle" is a pure canasta (issue 9 item 3). Four pure and one impure: 1000; five pure
+    pinelle" is a pure canasta. Four pure and one impure: 1000; five pure
     without an impure: nothing; five pure (one of deuces) and one impure: 2000 (not 3000:
     variants.md, tiered)."""
     pures = ["Ks Ks Kh Kh Kd Kd Kc", "Qs Qs Qh Qh Qd Qd Qc", "Js Js Jh Jh Jd Jd Jc",

@@ -135,7 +135,7 @@ def test_http_moves_wrong_token_spectator_wrong_turn_stale_malformed_illegal(
         ({"token": "not-a-seat", "version": version, "text": "draw"}, 403, "bad-token"),
         ({"version": version, "text": "draw"}, 403, "spectator"),
         ({"token": other, "version": version, "text": "draw"}, 409, "not-your-turn"),
-        # a version below 0 is out of range (issue 12, "Inputs"): malformed, not stale
+        # a version below 0 is out of range: malformed, not stale
         ({"token": tok, "version": version - 1, "text": "draw"}, 400, "malformed"),
         ({"token": tok, "version": version + 1, "text": "draw"}, 409, "stale"),
         ({"token": tok, "text": "draw"}, 400, "malformed"),

@@ -1,4 +1,4 @@
-"""The table server accepts any bot spec the registry accepts (issue 10, item 1: bots are
+"""The table server accepts any bot spec the registry accepts (bots are
 usable everywhere a bot is named), and refuses a bad one with the registry's reason."""
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
     assert page.evaluate("document.documentElement.lang") == "ro"
     assert page.locator("[data-i18n='ui.create_table']").inner_text() == ro["ui.create_table"]
     assert page.locator(".lang-switch button").all_inner_texts() == ["EN", "IT", "PT", "RO"]
-    # the first seat is not called "You" for the other players (issue 13's bug)
+    # the first seat is not called "You" for the other players (it was)
     first = page.locator(".seat-row input").first
     assert first.input_value() == "" and first.get_attribute("placeholder") == ro["ui.name"]
     page.select_option("#variant", "romanian")
@@ -196,7 +196,7 @@ def test_the_lobby_follows_the_browser_language_and_the_switch(
 def test_the_table_page_speaks_the_chosen_language(server: ServerProcess,
                                                   browser: Any) -> None:
     """A refusal, the log and the seats in Italian: no English left on the table; a side's
-    verb agrees with it (issue 13: "Bot 2 & Bot 4 has opened")."""
+    verb agrees with it (it read "Bot 2 & Bot 4 has opened")."""
     it = catalogue("it")
     status, created = server.request("POST", "/api/tables", {
         "variant": "classic_italian", "players": 4,
@@ -230,7 +230,7 @@ def test_the_table_page_speaks_the_chosen_language(server: ServerProcess,
 
 def test_on_a_phone_in_italian_the_action_bar_never_covers_the_hand(
         server: ServerProcess, browser: Any) -> None:
-    """Issue 13: "on a phone in Italian the second row of cards sits under the fixed action
+    """Fixed: "on a phone in Italian the second row of cards sits under the fixed action
     bar". The Italian buttons wrap to two rows; the hand above keeps room for the bar."""
     status, created = server.request("POST", "/api/tables", {
         "variant": "classic_italian", "players": 2,

@@ -1,4 +1,4 @@
-"""The table for real players in a real browser (issue 13): bots by level in the lobby, the
+"""The table for real players in a real browser: bots by level in the lobby, the
 turn clock and the away bot, hints, the table at a glance (last moves, the card drawn, the
 selection's points), buttons off while reconnecting, the hand end for two players, the open
 tables of the lobby, the match end and the rematch; at desktop and phone sizes.

@@ -1,4 +1,4 @@
-"""Fuzz tests of the table server's edges (issue 12): schemathesis drives every operation of
+"""Fuzz tests of the table server's edges: schemathesis drives every operation of
 the served OpenAPI schema (valid and invalid requests), Hypothesis drives the WebSocket
 (random and malformed frames, messages of the right shape with wrong values, legal moves at
 wrong versions). Both hold to: no server error (no 5xx, no dropped connection, no

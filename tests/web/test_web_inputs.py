@@ -1,4 +1,4 @@
-"""Inputs and abuse (issue 12, "Inputs"): every bad request gets a clear 4xx or a WebSocket
+"""Inputs and abuse: every bad request gets a clear 4xx or a WebSocket
 error message, never a 500 or a dropped connection, and changes nothing. Each test here was
 first written against the server as the issue found it, and failed there."""
 
@@ -52,7 +52,7 @@ def nested(depth: int) -> str:
 
 # -- WebSocket frames ---------------------------------------------------------------------
 def test_a_binary_frame_is_answered_with_an_error_and_the_connection_stays(client: Any) -> None:
-    """Issue 12: a binary frame raised KeyError in receive_text and killed the connection."""
+    """A binary frame raised KeyError in receive_text and killed the connection."""
     created = create(client, ALL_HUMAN)
     with client.websocket_connect(f"/ws/{created['table']}") as ws:
         first = hello(ws, tokens(created)[0])
@@ -76,7 +76,7 @@ def test_a_binary_hello_is_refused_with_an_error_message(client: Any) -> None:
 # -- nesting -------------------------------------------------------------------------------
 @pytest.mark.parametrize("depth", [40, 5000])
 def test_deep_nesting_is_refused_with_400(client: Any, depth: int) -> None:
-    """Issue 12: deeply nested JSON returned 500 (RecursionError)."""
+    """Deeply nested JSON returned 500 (RecursionError)."""
     created = create(client, ALL_HUMAN)
     table = created["table"]
     before = snapshot(client, created)
@@ -106,7 +106,7 @@ def test_deep_nesting_over_the_websocket_is_refused(client: Any) -> None:
 
 # -- numbers -------------------------------------------------------------------------------
 def test_a_hand_number_past_the_integer_range_is_a_400(client: Any) -> None:
-    """Issue 12: a hand number past SQLite's integer range returned 500 (OverflowError)."""
+    """A hand number past SQLite's integer range returned 500 (OverflowError)."""
     created = create(client, ALL_HUMAN)
     table = created["table"]
     for n in (2**63, 2**70, 10**30, -1):
@@ -222,7 +222,7 @@ EVIL = "\u202eAnn\u2066a\u0007\u200fb\x00c\u2028d\ufeff"
 
 
 def test_names_lose_control_and_bidi_characters(client: Any) -> None:
-    """Issue 12: names kept bidi-override and control characters (a name could reverse the
+    """Names kept bidi-override and control characters (a name could reverse the
     text after it on every other player's screen)."""
     r = client.post("/api/tables", json={"players": 4, "public": True, "seats": [
         {"type": "human", "name": EVIL}, {"type": "bot", "name": "B\u202dot"},
@@ -270,7 +270,7 @@ def limited(sqlite_store: Store) -> Iterator[Any]:
 
 
 def test_table_creation_is_limited_per_client(limited: Any) -> None:
-    """Issue 12: 200 tables were created in 14 s with no limit."""
+    """200 tables were created in 14 s with no limit."""
     from starlette.testclient import TestClient
 
     for _ in range(3):

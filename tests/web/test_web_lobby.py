@@ -1,4 +1,4 @@
-"""The public lobby and the end of a match (issue 13, item 4): tables listed only when they
+"""The public lobby and the end of a match: tables listed only when they
 ask for it and have a free seat, a free seat taken by one person only, the match end, and a
 rematch at which every link works again; and the migration that brought the settings."""
 

@@ -1,4 +1,4 @@
-"""Seats that never stall and help at the table (issue 13, items 1 and 2): the turn clock,
+"""Seats that never stall and help at the table: the turn clock,
 the bot that plays for an absent person ("away"), bots by level, bots that think without
 blocking the server, hints, and the house rule undo."""
 

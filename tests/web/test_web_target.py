@@ -1,4 +1,4 @@
-"""The table shows the target of its player count (issue 9, smaller defects): seed 001 "nella
+"""The table shows the target of its player count: seed 001 "nella
 Canasta a 6 ... la partita va ai 10.000 punti", while the classic Italian target is 5000."""
 
 from __future__ import annotations

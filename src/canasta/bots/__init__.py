@@ -116,6 +116,7 @@ register_bot("openspiel-ismcts", "canasta.env.ismcts:make_ismcts", "bot.openspie
     Param("uct_c", float, 500.0, 0.0, 1_000_000.0),
     Param("rollouts", int, 1, 1, 1000),
     Param("rollout_length", int, 0, 0, 100_000),
+    Param("playout", str, "random", choices=("random", "greedy", "easy", "medium", "hard")),
 ))
 
 

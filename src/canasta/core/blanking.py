@@ -14,8 +14,10 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple, TypeVar
 
+from canasta.core import layout
 from canasta.core.cards import NUM_CODES, make_deck
 from canasta.core.data import HandData
+from canasta.core.layout import Sight
 from canasta.core.melds import RED3
 
 #: A card the seat cannot see, in the lists of :attr:`View.table
@@ -69,60 +71,81 @@ def _blank_snapshot(state: HandData, seat: int) -> HandData | None:
 
 def table_start(s: S, seat: int) -> S:
     """The part of :func:`blank` that a view cannot rebuild from its own fields: a new state
-    with every field but the card lists (hands, hand sizes, stock, surprise, pile, pending
-    pile, melds, red threes; ``view._fill_table`` sets them) copied from ``s``. The lists
-    copied here are the ones a move changes in place."""
+    with every field that holds no cards copied from ``s`` (the fields with ``cards`` in the
+    field table, :data:`canasta.core.layout.TABLE`: hands, stock, surprise, pile, pending
+    pile, melds, red threes; ``view._fill_table`` sets them), the deal order emptied, the
+    history left to the sample and the snapshot blanked."""
     t = type(s)()  # no __init__: every field is set here or in _fill_table
+    # Every field without cards as the field table says (canasta.core.layout): copied, or
+    # emptied where no seat may see it.
+    # -- generated from canasta.core.layout (table_start): python tools/layout_code.py --write
     t.rules = s.rules
     t.players = s.players
     t.teams = s.teams
     t.team_of = s.team_of
-    t.pile_frozen = s.pile_frozen
-    t.opened = s.opened[:]
-    t.scores = s.scores[:]
-    t.min_extra = s.min_extra[:]
     t.dealer = s.dealer
+    t.scores = s.scores[:]
+    t.hand_size = s.hand_size[:]
+    t.opened = s.opened[:]
+    t.min_extra = s.min_extra[:]
+    t.pile_frozen = s.pile_frozen
+    t.deck = ()
+    t.turn = s.turn
     t.current = s.current
     t.actor = s.actor
     t.phase = s.phase
-    t.turn = s.turn
-    t.deck = ()
     t.took_pile = s.took_pile
     t.melded_this_turn = s.melded_this_turn
     t.opening_points = s.opening_points
     t.provisional = s.provisional
-    t.snapshot = _blank_snapshot(s, seat)
     t.asked = s.asked
     t.answer = s.answer
     t.opened_at_turn_start = s.opened_at_turn_start
-    t.player_melded = s.player_melded[:]
     t.stopped_turn = s.stopped_turn
     t.no_discard = s.no_discard
+    t.snapshot = _blank_snapshot(s, seat)
     t.asks = s.asks[:]
-    t.end_reason = s.end_reason
-    t.went_out = s.went_out
-    t.concealed = s.concealed
-    t.event_log = None  # the sample gets this seat's events (see sample())
-    t.lookahead = s.lookahead
+    t.player_melded = s.player_melded[:]
     t.joker_turn = s.joker_turn[:]
     t.known = s.known[:]
     t.pile_hidden = s.pile_hidden
+    t.end_reason = s.end_reason
+    t.went_out = s.went_out
+    t.concealed = s.concealed
+    t.event_log = None  # the sample gets this seat's events (see view.sample)
+    t.lookahead = s.lookahead
+    # -- end of generated code: table_start
     return t
 
 
 def _blank_fields(t: HandData, seat: int, hide_surprise: bool) -> None:
-    for p in range(t.players):
-        if p != seat:
-            t.hands[p] = list(t.known[p])
-    t.stock = [HIDDEN] * len(t.stock)
-    if hide_surprise:
-        t.surprise = [HIDDEN] * len(t.surprise)
-    if t.pending_pile:
-        t.pending_pile = [HIDDEN] * t.pile_hidden + t.pending_pile[t.pile_hidden:]
-    else:
-        t.pile = [HIDDEN] * t.pile_hidden + t.pile[t.pile_hidden:]
-    t.deck = ()
-    t.event_log = None  # the sample gets this seat's events (see sample())
+    """Take out of ``t``, in place, what ``seat`` may not see, field by field as the field
+    table's sight says (:class:`~canasta.core.layout.Sight`; the snapshot is the caller's)."""
+    for name in _OWN:
+        entries = getattr(t, name)
+        for p in range(t.players):
+            if p != seat:
+                entries[p] = list(t.known[p])
+    for name in _COUNT:
+        if name != "surprise" or hide_surprise:
+            setattr(t, name, [HIDDEN] * len(getattr(t, name)))
+    # The face-down cards lie under the pending pile while there is one, else under the pile.
+    under = _FACE_UP[1] if t.pending_pile else _FACE_UP[0]
+    cards = getattr(t, under)
+    setattr(t, under, [HIDDEN] * t.pile_hidden + cards[t.pile_hidden:])
+    for name in _NOBODY:
+        setattr(t, name, ())
+    for name in _OWN_EVENTS:
+        setattr(t, name, None)  # the sample gets this seat's events (see view.sample)
+
+
+#: The fields by sight (canasta.core.layout), for :func:`_blank_fields`.
+_OWN = layout.names(sight=Sight.OWN)
+_COUNT = layout.names(sight=Sight.COUNT)
+_FACE_UP = layout.names(sight=Sight.FACE_UP)
+_NOBODY = layout.names(sight=Sight.NOBODY)
+_OWN_EVENTS = layout.names(sight=Sight.OWN_EVENTS)
+assert _FACE_UP == ("pile", "pending_pile"), _FACE_UP
 
 
 def _draws(state: HandData, seat: int) -> list[int]:

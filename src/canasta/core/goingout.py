@@ -319,3 +319,18 @@ def _works(s: HandData, seat: int, plan: list[Action]) -> bool:
     return probe.is_over and probe.went_out == seat and len(plan) > 0 and (
         probe.hand_size[seat] == 0)
 
+
+class GoingOutMemo:
+    """Can the player to act go out (:func:`going_out_plan`)? Searched
+    at most once, so that the checks of one position share the answer: the checks of a
+    binding "yes" ask it for every meld, lay-off and discard."""
+
+    __slots__ = ("known",)
+
+    def __init__(self) -> None:
+        self.known = -1  # -1 not searched yet, 0 no way out, 1 a way out
+
+    def can_go_out(self, s: HandData) -> bool:
+        if self.known < 0:
+            self.known = int(can_go_out(s))
+        return self.known == 1

@@ -4,14 +4,15 @@ Functions of a :class:`~canasta.core.state.State` (the engine's methods ``legal_
 ``check`` and ``apply`` call them); they read the state and never change it, except on
 copies (``clone()``) used to look one action ahead. Every refusal is an
 :class:`IllegalActionError` that names the rule broken (a ``Rules`` field, or a rule of the
-game) and, where a seed sentence carries the rule, quotes it.
+game) and, where a seed sentence carries the rule, quotes it. The checks of melds, lay-offs
+and declared red threes are in :mod:`canasta.core.meldcheck`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from canasta.core import generate, goingout, opening, transitions
+from canasta.core import generate, meldcheck, opening, transitions
 from canasta.core.actions import (
     ACTION_TYPES,
     Action,
@@ -26,8 +27,6 @@ from canasta.core.actions import (
     TakePile,
 )
 from canasta.core.candidates import (
-    meld_key,
-    partners_black_threes,
     play_candidates,
     rare_candidates,
     take_candidates,
@@ -40,18 +39,20 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData, Phase
+from canasta.core.goingout import GoingOutMemo as GoingOutMemo
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
 from canasta.core.illegal import fail, not_an_action
+from canasta.core.meldcheck import check_declare as check_declare
+from canasta.core.meldcheck import check_meld as check_meld
+from canasta.core.meldcheck import has as has
 from canasta.core.melds import (
     BLACK3,
     IS_WILD,
     RANK,
     RED3,
-    SEQUENCE_KEY,
-    is_sequence,
 )
-from canasta.core.meldshape import is_mattoni, meld_error
+from canasta.core.meldshape import meld_error
 
 # -- legal actions -------------------------------------------------------------------------
 
@@ -92,22 +93,6 @@ def iter_legal(s: HandData) -> Iterator[Action]:
 
 def _full_check(s: HandData, action: Action) -> bool:
     return check(s, action) is None
-
-
-class GoingOutMemo:
-    """Can the player to act go out (:func:`canasta.core.goingout.going_out_plan`)? Searched
-    at most once, so that the checks of one position share the answer: the checks of a
-    binding "yes" ask it for every meld, lay-off and discard."""
-
-    __slots__ = ("known",)
-
-    def __init__(self) -> None:
-        self.known = -1  # -1 not searched yet, 0 no way out, 1 a way out
-
-    def can_go_out(self, s: HandData) -> bool:
-        if self.known < 0:
-            self.known = int(goingout.can_go_out(s))
-        return self.known == 1
 
 
 def reference_legal_actions(s: HandData) -> list[Action]:
@@ -213,18 +198,6 @@ def verify(s: HandData, action: Action, memo: GoingOutMemo | None = None) -> Non
                  "taking the pile cannot be undone: complete your opening")
     elif not isinstance(action, ACTION_TYPES):
         raise not_an_action(action)
-
-
-def has(s: HandData, seat: int, cards: Sequence[int]) -> bool:
-    need = [0] * NUM_CODES
-    hand = s.hands[seat]
-    for c in cards:
-        if not 0 <= c < NUM_CODES:
-            return False
-        need[c] += 1
-        if need[c] > hand[c]:
-            return False
-    return True
 
 
 def check_take(s: HandData, seat: int, cards: Sequence[int]) -> IllegalActionError | None:
@@ -425,160 +398,6 @@ def check_end_hand(s: HandData) -> IllegalActionError | None:
     return None
 
 
-def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None,
-               memo: GoingOutMemo | None = None) -> None:
-    r = s.rules
-    team = s.team_of[seat]
-    if not cards:
-        fail("melds.min_cards", "name the cards to meld", {"min_cards": r.melds.min_cards})
-    if r.turn.first_round_no_meld and s.first_round:
-        fail("turn.first_round_no_meld", "nobody melds in the first round")
-    if not has(s, seat, cards):
-        fail("cards", "you do not hold those cards")
-    if any(c in RED3 for c in cards):
-        if r.red_threes.may_keep_as_stop and target is None and all(
-            c in RED3 for c in cards
-        ):
-            check_declare(s, seat, cards)
-            return
-        fail("red threes", "red threes are never melded")
-    naturals = [c for c in cards if not IS_WILD[c]]
-    ranks = {RANK[c] for c in naturals}
-    if target is not None and target >= SEQUENCE_KEY:
-        fail("melds.real_canasta", "a sequence canasta takes no more cards")
-    if len(ranks) > 1:
-        if not (r.melds.real_canasta and target is None
-                and is_sequence(cards, r.melds.canasta_size)):
-            fail("melds", "a meld is of one rank only"
-                       + ("; a sequence canasta is seven naturals of one suit in a run"
-                          if r.melds.real_canasta else ""))
-        rank = meld_key(s, team, cards)
-    else:
-        rank = ranks.pop() if ranks else WILD_RANK
-    if target is not None and target != rank and not (rank == WILD_RANK and target):
-        fail("melds", f"those cards do not go on the meld of {rank_text(target)}",
-             {"case": "wrong_meld", "rank": rank_text(target)})
-    if target is not None:
-        rank = target
-    if rank == 3 and any(c in RED3 for c in cards):
-        fail("red threes", "red threes are never melded")
-    existing = s.melds[team].get(rank)
-    if target is None and existing is not None:
-        fail("one meld per rank",
-                   f"your side already has a meld of {rank_text(rank)}: lay off onto it "
-                   f"(`lay-off {rank_text(rank)} ...`)", {"rank": rank})
-    if target is not None and existing is None:
-        fail("melds", f"your side has no meld of {rank_text(rank)} to lay off onto",
-             {"case": "no_such_meld", "rank": rank_text(rank)})
-    out_of_play = (rank == 3 and target is None and r.melds.black_threes_out_of_play > 0
-                   and len(cards) == s.hands[seat][8] + s.hands[seat][11]
-                   and len(cards) + partners_black_threes(s, seat)
-                   >= r.melds.black_threes_out_of_play)
-    if rank == 3 and not r.melds.black_three_meld_going_out and not out_of_play:
-        fail("melds.black_three_meld_going_out",
-                   "black threes are never melded"
-                   + (f" (they leave play only as a group of "
-                      f"{r.melds.black_threes_out_of_play})"
-                      if r.melds.black_threes_out_of_play else ""))
-    final = (existing or []) + list(cards)
-    err = None if out_of_play else meld_error(s, rank, final, cards, team)
-    if err:
-        raise err
-    opened = s.opened[team]
-    need = r.opening_minimum(s.scores[team])
-    # Every meld of the opening turn, before and after the minimum is reached (S000 "Per la
-    # discesa a 50 punti si richiedono solo combinazioni con carte naturali"); a concealed
-    # going out that needs no opening (S001 "per la «chiusura in mano» non è richiesta
-    # l'apertura") may use wild cards: the side then does not open, it goes out or retracts.
-    if ((not opened or not s.opened_at_turn_start) and need in r.opening.naturals_only_at
-            and any(IS_WILD[c] for c in cards)
-            and not (not opened and r.going_out.concealed_waives_minimum
-                     and s.is_concealed(seat))):
-        fail("opening.naturals_only_at",
-             f"an opening of {need} uses natural cards only, in every meld of the opening "
-             "turn", {"minimum": need})
-    if not opened:
-        if (rank == WILD_RANK and is_mattoni(cards) and r.opening.joker_meld_blocks_mattoni
-                and s.took_pile and s.mattoni_blocked(team)):
-            fail("opening.joker_meld_blocks_mattoni",
-                       "an opponent put a joker down within the last round: you may not "
-                       "open with jokers (\"mattoni\") in the turn you take the pile")
-    if (not opened and s.took_pile and s.lookahead
-            and not (r.going_out.concealed_waives_minimum and s.is_concealed(seat))):
-        # The take cannot be undone: no meld may leave the opening out of reach (a concealed
-        # going out that waives the minimum may still be under way).
-        hand2 = s.hands[seat][:]
-        for c in cards:
-            hand2[c] -= 1
-        melds2 = {k: list(v) for k, v in s.melds[team].items()}
-        melds2.setdefault(rank, []).extend(cards)
-        need = s.opening_minimum(team)
-        base = s.opening_points + sum(POINTS[c] for c in cards)
-        if opening.reach(r, hand2, melds2, base, need,
-                         r.opening_minimum(s.scores[team])) < need:
-            raise opening_short(s, team, "after this meld your opening could not be "
-                                "completed, and the pile you took cannot be given back")
-    if s.answer is True and s.lookahead and (memo or GoingOutMemo()).can_go_out(s):
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and not goingout.can_go_out(probe):
-            fail("going_out.ask_partner",
-                       "your partner said yes: you must go out, and this meld would stop you",
-                 {"case": "meld_stops_going_out"})
-    after = s.hand_size[seat] - len(cards)
-    if after == 0 and s.pending_pile:
-        # A meld that completes the opening brings the taken pile to hand: not going out.
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        after = probe.hand_size[seat]
-    if rank == 3 and after > 1 and not out_of_play:
-        fail("melds.black_three_meld_going_out",
-                   "black threes are melded only when going out")
-    if after == 0:
-        if r.going_out.discard_required:
-            fail("going_out.discard_required",
-                       "you must keep a card to discard when going out")
-        err3 = going_out_error(s, seat, None, final_meld=(rank, tuple(cards)))
-        if err3:
-            raise IllegalActionError(err3.rule, "you may not meld your last card: "
-                                     + err3.reason, err3.values)
-    elif after == 1 and s.lookahead:
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and not has_any_action(probe):
-            fail("going out",
-                       "you may not meld down to one card when you cannot then go out")
-
-
-def _as_action(cards: Sequence[int], target: int | None) -> Action:
-    return Meld(tuple(cards)) if target is None else LayOff(target, tuple(cards))
-
-
-def check_declare(s: HandData, seat: int, cards: Sequence[int]) -> None:
-    """Declaring kept red threes (``red_threes.may_keep_as_stop``): each is laid out and
-    replaced from the stock."""
-    after = s.hand_size[seat] - len(cards) + min(len(cards), len(s.stock))
-    if after == 0:
-        fail("red_threes.may_keep_as_stop",
-                   "you may not declare your last card: discard it")
-    if not s.lookahead and s.hand_size[seat] == len(cards):
-        # Inside the probe of a meld or lay-off (issue 9 item 16): declaring every card held
-        # leaves only the replacement, whose own check is not made in a probe; counting it as
-        # a way on let a meld leave a player holding only a kept red three with no legal move.
-        fail("red_threes.may_keep_as_stop",
-             "a meld may not leave you holding only kept red threes you cannot go out with")
-    if after == 1 and s.lookahead:
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.declare(probe, seat, Meld(tuple(cards)), tuple(cards))
-        if not probe.is_over and not has_any_action(probe):
-            fail("going out",
-                       "you may not declare down to one card when you cannot then go out")
-
-
 def check_discard(s: HandData, seat: int, card: int,
                   memo: GoingOutMemo | None = None) -> None:
     r = s.rules
@@ -639,3 +458,8 @@ def has_any_action(s: HandData) -> bool:
     for _ in iter_legal(s):
         return True
     return False
+
+
+# The meld checks look one action ahead with the full generator (does a player who melds
+# down to one card still have a move?); it is handed to them here, so imports stay one-way.
+meldcheck.set_lookahead(has_any_action)

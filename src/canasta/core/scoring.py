@@ -324,7 +324,7 @@ def score_team(team: int, hand: TeamHand, rules: Rules) -> ScoreSheet:
     for i, cards in enumerate(hand.hands):
         if hand.went_out and not cards:
             # The player who went out has no row; the partner keeps his own number in the team
-            # (issue 9: the rows were numbered among the players still holding cards).
+            # (not among the players still holding cards: "player 2" stays the second).
             continue
         blacks = [c for c in cards if is_black_three(c)] if s.black_three_in_hand else []
         side_blacks += len(blacks)

@@ -143,7 +143,7 @@ def form_pile(s: HandData) -> None:
             # Buried in the middle of the stock (seed 003 "interratela immediatamente nel
             # tallone"). The cards below the middle never move, so when every card above it is
             # special the middle would turn them for ever: past one full turn of the stock the
-            # card goes to the bottom instead, and the naturals below rise (issue 9 item 14).
+            # card goes to the bottom instead, and the naturals below rise.
             buried += 1
             if buried > 2 * (len(s.stock) + 1):
                 raise MisdealError("no natural card in the stock to turn up [deal.cards_dealt]")

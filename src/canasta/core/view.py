@@ -380,14 +380,14 @@ def _cards(counts: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _fill_table(view: View[S], t: S) -> None:
-    """Set the card lists of the table ``t`` begun by :func:`~canasta.core.blanking.table_start`
-    from the view's fields, as :func:`~canasta.core.blanking.blank` would: the other hands hold
-    their known cards, the stock, the surprise cards and the face-down pile cards are
-    :data:`HIDDEN`."""
+    """Set the fields of the table ``t`` that hold cards (``cards`` in the field table,
+    :data:`canasta.core.layout.TABLE`), which :func:`~canasta.core.blanking.table_start` left
+    unset, from the view's fields, as :func:`~canasta.core.blanking.blank` would: the other
+    hands hold their known cards, the stock, the surprise cards and the face-down pile cards
+    are :data:`HIDDEN`."""
     seat = view.seat
     t.hands = [list(view.hand_counts) if p == seat else list(view.known_counts[p])
                for p in range(view.players)]
-    t.hand_size = list(view.hand_sizes)
     hidden = view.hidden
     t.stock = [HIDDEN] * view.stock_size
     t.surprise = [HIDDEN] * hidden["surprise"]

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from canasta.core.cards import (
 )
 from canasta.core.data import HandData
 from canasta.core.events import Dealt, Played, action_of
+from canasta.core.layout import TABLE, build
 from canasta.core.legality import IllegalActionError
 from canasta.core.melds import SEQUENCE_KEY, is_sequence
 from canasta.core.rules import Rules, RulesError
@@ -65,18 +67,16 @@ from canasta.formats.position_checks import (
 FORMAT = "canasta-position"
 VERSION = 1
 
-_TOP_KEYS = frozenset({
-    "format", "version", "variant", "options", "rules", "players", "teams", "dealer", "scores",
-    "hands", "melds", "red_threes", "opened", "minimum_raised", "pile", "pile_frozen", "stock",
-    "surprise", "deck", "turn", "asks", "player_melded", "joker_turn", "result", "history", "log",
-    "events", "known", "pile_hidden", "hand",
-})
-_TURN_KEYS = frozenset({
-    "number", "current", "actor", "phase", "took_pile", "melded", "opening_points",
-    "provisional", "pending_pile", "asked", "answer", "opened_at_turn_start", "stopped",
-    "no_discard", "before_opening",
-})
-_RESULT_KEYS = frozenset({"end_reason", "went_out", "concealed"})
+#: Where each field of the state lies in a document (the field table's ``position``):
+#: top-level keys, and the keys of the ``turn`` and ``result`` objects.
+_PATHS = [f.position.split(".") for f in TABLE if f.position]
+_TOP_KEYS = frozenset({"format", "version", "variant", "options", "history", "log", "hand"}
+                      | {p[0] for p in _PATHS})
+_TURN_KEYS = frozenset(p[1] for p in _PATHS if p[0] == "turn")
+_RESULT_KEYS = frozenset(p[1] for p in _PATHS if p[0] == "result")
+#: Fields a position writes outside :func:`_body`: the rules as the header, the history as
+#: the top level's ``events``.
+_WRITTEN_APART = frozenset({"rules", "event_log"})
 
 
 class PositionError(FormatError):
@@ -99,51 +99,67 @@ def position_to_dict(state: State) -> dict[str, Any]:
     return out
 
 
-def _body(state: HandData) -> dict[str, Any]:
+def _before_opening(state: HandData) -> dict[str, Any] | None:
     snap = state.snapshot if state.provisional else None
-    return {
-        "players": state.players,
-        "teams": [list(t) for t in state.teams],
-        "dealer": state.dealer,
-        "scores": list(state.scores),
-        "hands": [_texts(cards_of(h)) for h in state.hands],
-        "melds": [[_texts(m) for m in team.values() if m] for team in state.melds],
-        "red_threes": [_texts(r) for r in state.red_threes],
-        "opened": list(state.opened),
-        "minimum_raised": list(state.min_extra),
-        "pile": _texts(state.pile),
-        "pile_frozen": state.pile_frozen,
-        "stock": _texts(list(reversed(state.stock))),
-        "surprise": _texts(state.surprise),
-        "deck": _texts(state.deck),
-        "turn": {
-            "number": state.turn,
-            "current": state.current,
-            "actor": state.actor,
-            "phase": state.phase.value,
-            "took_pile": state.took_pile,
-            "melded": state.melded_this_turn,
-            "opening_points": state.opening_points,
-            "provisional": state.provisional,
-            "pending_pile": _texts(state.pending_pile),
-            "asked": state.asked,
-            "answer": state.answer,
-            "opened_at_turn_start": state.opened_at_turn_start,
-            "stopped": state.stopped_turn,
-            "no_discard": state.no_discard,
-            "before_opening": _body(snap) if snap is not None else None,
-        },
-        "asks": list(state.asks),
-        "player_melded": list(state.player_melded),
-        "joker_turn": list(state.joker_turn),
-        "known": [_texts(cards_of(list(k))) for k in state.known],
-        "pile_hidden": state.pile_hidden,
-        "result": {
-            "end_reason": state.end_reason,
-            "went_out": state.went_out,
-            "concealed": state.concealed,
-        },
-    }
+    return _body(snap) if snap is not None else None
+
+
+#: Per field of the state (the field table, :data:`canasta.core.layout.TABLE`), its value in
+#: a position, at the table's ``position`` path.
+_WRITE: dict[str, Callable[[HandData], Any]] = {
+    "players": lambda s: s.players,
+    "teams": lambda s: [list(t) for t in s.teams],
+    "dealer": lambda s: s.dealer,
+    "scores": lambda s: list(s.scores),
+    "hands": lambda s: [_texts(cards_of(h)) for h in s.hands],
+    "melds": lambda s: [[_texts(m) for m in team.values() if m] for team in s.melds],
+    "red_threes": lambda s: [_texts(r) for r in s.red_threes],
+    "opened": lambda s: list(s.opened),
+    "min_extra": lambda s: list(s.min_extra),
+    "pile": lambda s: _texts(s.pile),
+    "pile_frozen": lambda s: s.pile_frozen,
+    "stock": lambda s: _texts(list(reversed(s.stock))),
+    "surprise": lambda s: _texts(s.surprise),
+    "deck": lambda s: _texts(s.deck),
+    "turn": lambda s: s.turn,
+    "current": lambda s: s.current,
+    "actor": lambda s: s.actor,
+    "phase": lambda s: s.phase.value,
+    "took_pile": lambda s: s.took_pile,
+    "melded_this_turn": lambda s: s.melded_this_turn,
+    "opening_points": lambda s: s.opening_points,
+    "provisional": lambda s: s.provisional,
+    "pending_pile": lambda s: _texts(s.pending_pile),
+    "asked": lambda s: s.asked,
+    "answer": lambda s: s.answer,
+    "opened_at_turn_start": lambda s: s.opened_at_turn_start,
+    "stopped_turn": lambda s: s.stopped_turn,
+    "no_discard": lambda s: s.no_discard,
+    "snapshot": _before_opening,
+    "asks": lambda s: list(s.asks),
+    "player_melded": lambda s: list(s.player_melded),
+    "joker_turn": lambda s: list(s.joker_turn),
+    "known": lambda s: [_texts(cards_of(list(k))) for k in s.known],
+    "pile_hidden": lambda s: s.pile_hidden,
+    "end_reason": lambda s: s.end_reason,
+    "went_out": lambda s: s.went_out,
+    "concealed": lambda s: s.concealed,
+}
+
+
+def _body(state: HandData) -> dict[str, Any]:
+    """Every field the field table places in a position but the rules and the history, each
+    at its path (``turn.took_pile``: key ``took_pile`` of the ``turn`` object)."""
+    out: dict[str, Any] = {}
+    for f in TABLE:
+        if not f.position or f.name in _WRITTEN_APART:
+            continue
+        *parents, key = f.position.split(".")
+        where = out
+        for parent in parents:
+            where = where.setdefault(parent, {})
+        where[key] = _WRITE[f.name](state)  # KeyError: a new field needs its writer here
+    return out
 
 
 def position_to_json(state: State, indent: int | None = 1) -> str:
@@ -321,32 +337,34 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     def per_seat(key: str) -> list[Any]:
         return r.list_(r.key(doc, key, path), at(key), length=players)
 
-    s = State.__new__(State)
-    s.rules = rules
-    s.players = players
-    s.teams = teams
+    # The fields' values, by name, set on the state at once by the field table
+    # (canasta.core.layout.build: it refuses a field missing or unknown).
+    values: dict[str, Any] = {}
+    values["rules"] = rules
+    values["players"] = players
+    values["teams"] = teams
     team_of = [0] * players
     for t, seats in enumerate(teams):
         for seat in seats:
             team_of[seat] = t
-    s.team_of = tuple(team_of)
-    s.dealer = r.int_(r.key(doc, "dealer", path), at("dealer"), 0, players - 1)
-    s.scores = [r.int_(v, sub(at("scores"), i), -MAX_SCORE, MAX_SCORE)
-                for i, v in enumerate(per_team("scores"))]
+    values["team_of"] = tuple(team_of)
+    values["dealer"] = r.int_(r.key(doc, "dealer", path), at("dealer"), 0, players - 1)
+    values["scores"] = [r.int_(v, sub(at("scores"), i), -MAX_SCORE, MAX_SCORE)
+                        for i, v in enumerate(per_team("scores"))]
 
     # Where every card is, for the conservation check: (place path, cards).
     places: list[tuple[str, list[int]]] = []
-    s.hands = []
-    s.hand_size = []
+    values["hands"] = []
+    values["hand_size"] = []
     for seat, raw in enumerate(per_seat("hands")):
         cards = r.cards(raw, sub(at("hands"), seat))
         places.append((sub(at("hands"), seat), cards))
         counts = [0] * NUM_CODES
         for c in cards:
             counts[c] += 1
-        s.hands.append(counts)
-        s.hand_size.append(len(cards))
-    s.melds = []
+        values["hands"].append(counts)
+        values["hand_size"].append(len(cards))
+    values["melds"] = []
     for t, team_melds in enumerate(per_team("melds")):
         tpath = sub(at("melds"), t)
         melds: dict[int, list[int]] = {}
@@ -359,8 +377,8 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
                 r.fail(mpath, f"team {t} already has a meld of {rank_text(rank)} (one meld per "
                               "rank and side)")
             melds[rank] = cards
-        s.melds.append(melds)
-    s.red_threes = []
+        values["melds"].append(melds)
+    values["red_threes"] = []
     for t, raw in enumerate(per_team("red_threes")):
         tpath = sub(at("red_threes"), t)
         cards = r.cards(raw, tpath)
@@ -368,18 +386,18 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
             if c not in RED_THREES:
                 r.fail(sub(tpath, i), f"expected a red three (3h or 3d), got {card_text(c)}")
         places.append((tpath, cards))
-        s.red_threes.append(cards)
-    s.opened = [r.bool_(v, sub(at("opened"), i)) for i, v in enumerate(per_team("opened"))]
-    s.min_extra = [r.int_(v, sub(at("minimum_raised"), i), 0, MAX_SCORE)
-                   for i, v in enumerate(per_team("minimum_raised"))]
-    s.pile = r.cards(r.key(doc, "pile", path), at("pile"))
-    places.append((at("pile"), s.pile))
-    s.pile_frozen = r.bool_(r.key(doc, "pile_frozen", path), at("pile_frozen"))
+        values["red_threes"].append(cards)
+    values["opened"] = [r.bool_(v, sub(at("opened"), i)) for i, v in enumerate(per_team("opened"))]
+    values["min_extra"] = [r.int_(v, sub(at("minimum_raised"), i), 0, MAX_SCORE)
+                           for i, v in enumerate(per_team("minimum_raised"))]
+    values["pile"] = r.cards(r.key(doc, "pile", path), at("pile"))
+    places.append((at("pile"), values["pile"]))
+    values["pile_frozen"] = r.bool_(r.key(doc, "pile_frozen", path), at("pile_frozen"))
     stock = r.cards(r.key(doc, "stock", path), at("stock"))
     places.append((at("stock"), stock))
-    s.stock = list(reversed(stock))
-    s.surprise = r.cards(doc.get("surprise", []), at("surprise"))
-    places.append((at("surprise"), s.surprise))
+    values["stock"] = list(reversed(stock))
+    values["surprise"] = r.cards(doc.get("surprise", []), at("surprise"))
+    places.append((at("surprise"), values["surprise"]))
     full = deck_counts(rules, players)
     deck = r.cards(doc.get("deck", []), at("deck"))
     if deck:
@@ -389,16 +407,17 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
         if have != full:
             r.fail(at("deck"), f"expected the full deal order of {sum(full)} cards for these "
                                "rules (or an empty list)")
-    s.deck = tuple(deck)
-    s.asks = [r.int_(v, sub(at("asks"), i), 0, 2 * MAX_DECK) for i, v in
-              enumerate(r.list_(doc.get("asks", [0] * players), at("asks"), length=players))]
-    s.player_melded = [r.bool_(v, sub(at("player_melded"), i)) for i, v in enumerate(
+    values["deck"] = tuple(deck)
+    asks = r.list_(doc.get("asks", [0] * players), at("asks"), length=players)
+    values["asks"] = [r.int_(v, sub(at("asks"), i), 0, 2 * MAX_DECK)
+                      for i, v in enumerate(asks)]
+    values["player_melded"] = [r.bool_(v, sub(at("player_melded"), i)) for i, v in enumerate(
         r.list_(doc.get("player_melded", [False] * players), at("player_melded"),
                 length=players))]
     joker_turns = r.list_(doc.get("joker_turn", [-1] * n_teams), at("joker_turn"),
                           length=n_teams)
-    s.joker_turn = [r.int_(v, sub(at("joker_turn"), i), -1, 2 * MAX_DECK)
-                    for i, v in enumerate(joker_turns)]
+    values["joker_turn"] = [r.int_(v, sub(at("joker_turn"), i), -1, 2 * MAX_DECK)
+                            for i, v in enumerate(joker_turns)]
 
     turn = r.obj(r.key(doc, "turn", path), at("turn"))
     tp = at("turn")
@@ -407,42 +426,44 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     def tget(key: str, default: Any) -> Any:
         return turn.get(key, default)
 
-    s.turn = r.int_(r.key(turn, "number", tp), sub(tp, "number"), 0, 2 * MAX_DECK)
-    s.current = r.int_(r.key(turn, "current", tp), sub(tp, "current"), 0, players - 1)
-    s.actor = r.int_(tget("actor", s.current), sub(tp, "actor"), 0, players - 1)
+    values["turn"] = r.int_(r.key(turn, "number", tp), sub(tp, "number"), 0, 2 * MAX_DECK)
+    values["current"] = r.int_(r.key(turn, "current", tp), sub(tp, "current"), 0, players - 1)
+    values["actor"] = r.int_(tget("actor", values["current"]), sub(tp, "actor"), 0, players - 1)
     phase = r.str_(r.key(turn, "phase", tp), sub(tp, "phase"))
     phases = {p.value: p for p in Phase}
     if phase not in phases:
         r.fail(sub(tp, "phase"), f"expected one of {', '.join(phases)}, got "
                                  f"{json.dumps(phase)[:40]}")
-    s.phase = phases[phase]
-    s.took_pile = r.bool_(tget("took_pile", False), sub(tp, "took_pile"))
-    s.melded_this_turn = r.bool_(tget("melded", False), sub(tp, "melded"))
-    s.opening_points = r.int_(tget("opening_points", 0), sub(tp, "opening_points"), 0,
-                              MAX_SCORE)
-    s.provisional = r.bool_(tget("provisional", False), sub(tp, "provisional"))
-    s.pending_pile = r.cards(tget("pending_pile", []), sub(tp, "pending_pile"))
-    places.append((sub(tp, "pending_pile"), s.pending_pile))
-    s.asked = r.bool_(tget("asked", False), sub(tp, "asked"))
+    values["phase"] = phases[phase]
+    values["took_pile"] = r.bool_(tget("took_pile", False), sub(tp, "took_pile"))
+    values["melded_this_turn"] = r.bool_(tget("melded", False), sub(tp, "melded"))
+    values["opening_points"] = r.int_(tget("opening_points", 0), sub(tp, "opening_points"),
+                                      0, MAX_SCORE)
+    values["provisional"] = r.bool_(tget("provisional", False), sub(tp, "provisional"))
+    values["pending_pile"] = r.cards(tget("pending_pile", []), sub(tp, "pending_pile"))
+    places.append((sub(tp, "pending_pile"), values["pending_pile"]))
+    values["asked"] = r.bool_(tget("asked", False), sub(tp, "asked"))
     answer = tget("answer", None)
-    s.answer = None if answer is None else r.bool_(answer, sub(tp, "answer"))
-    s.opened_at_turn_start = r.bool_(tget("opened_at_turn_start", s.opened[team_of[s.current]]),
-                                     sub(tp, "opened_at_turn_start"))
-    s.stopped_turn = r.bool_(tget("stopped", False), sub(tp, "stopped"))
-    s.no_discard = r.bool_(tget("no_discard", False), sub(tp, "no_discard"))
+    values["answer"] = None if answer is None else r.bool_(answer, sub(tp, "answer"))
+    opened_then = values["opened"][team_of[values["current"]]]
+    values["opened_at_turn_start"] = r.bool_(tget("opened_at_turn_start", opened_then),
+                                             sub(tp, "opened_at_turn_start"))
+    values["stopped_turn"] = r.bool_(tget("stopped", False), sub(tp, "stopped"))
+    values["no_discard"] = r.bool_(tget("no_discard", False), sub(tp, "no_discard"))
 
     result = r.obj(doc.get("result", {}), at("result"))
     r.only_keys(result, _RESULT_KEYS, at("result"))
     rp = at("result")
-    s.end_reason = r.str_(result.get("end_reason", ""), sub(rp, "end_reason"))
+    values["end_reason"] = r.str_(result.get("end_reason", ""), sub(rp, "end_reason"))
     went_out = result.get("went_out")
-    s.went_out = None if went_out is None else r.int_(went_out, sub(rp, "went_out"), 0,
-                                                      players - 1)
-    s.concealed = r.bool_(result.get("concealed", False), sub(rp, "concealed"))
-    s.event_log = None
-    s.lookahead = True
-    s.snapshot = None
-    _read_known(r, s, doc, path)
+    values["went_out"] = None if went_out is None else r.int_(
+        went_out, sub(rp, "went_out"), 0, players - 1)
+    values["concealed"] = r.bool_(result.get("concealed", False), sub(rp, "concealed"))
+    values["event_log"] = None
+    values["lookahead"] = True
+    values["snapshot"] = None  # read below, once the position it belongs to is checked
+    _read_known(r, values, doc, path)
+    s: State = build(State, values)
 
     _check_cards(r, places, full, path)
     check_table(r, s, path)
@@ -470,22 +491,24 @@ def _read_body(r: Reader, doc: dict[str, Any], path: str, rules: Rules, top: boo
     return s
 
 
-def _read_known(r: Reader, s: State, doc: dict[str, Any], path: str) -> None:
+def _read_known(r: Reader, values: dict[str, Any], doc: dict[str, Any], path: str) -> None:
     """``known`` (cards known to be in each hand, part of that hand) and ``pile_hidden``
-    (face-down cards at the bottom of the pile or of the pending pile); both optional."""
+    (face-down cards at the bottom of the pile or of the pending pile), both optional, into
+    the field values ``values``."""
     kpath = sub(path, "known")
-    s.known = []
-    raw = r.list_(doc.get("known", [[]] * s.players), kpath, length=s.players)
+    values["known"] = []
+    raw = r.list_(doc.get("known", [[]] * values["players"]), kpath, length=values["players"])
     for seat, cards_raw in enumerate(raw):
         counts = [0] * NUM_CODES
         for c in r.cards(cards_raw, sub(kpath, seat)):
             counts[c] += 1
-            if counts[c] > s.hands[seat][c]:
+            if counts[c] > values["hands"][seat][c]:
                 r.fail(sub(kpath, seat), f"{card_text(c)} is known to be in hand {seat} more "
                                          "times than the hand holds it")
-        s.known.append(tuple(counts))
-    under = s.pending_pile if s.pending_pile else s.pile
-    s.pile_hidden = r.int_(doc.get("pile_hidden", 0), sub(path, "pile_hidden"), 0, len(under))
+        values["known"].append(tuple(counts))
+    under = values["pending_pile"] if values["pending_pile"] else values["pile"]
+    values["pile_hidden"] = r.int_(doc.get("pile_hidden", 0), sub(path, "pile_hidden"), 0,
+                                   len(under))
 
 
 def _meld_key(r: Reader, rules: Rules, cards: list[int], path: str,

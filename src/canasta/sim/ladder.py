@@ -4,7 +4,7 @@ each bot takes per decision. A benchmark that prints figures, never a test.
     nice -n 10 python -m canasta.sim.ladder --variants international,classic_italian \\
         --deals 200 --expert-deals 100 --json ladder.json
 
-A *rung* is a pairing ``A/B`` with its target (issue 10): ``hard/greedy``, ``medium/easy``
+A *rung* is a pairing ``A/B`` with its target: ``hard/greedy``, ``medium/easy``
 and ``expert:time=1/hard`` (``--expert`` sets the expert's spec), each at least 60% of deal
 pairs; the expert's rung also asks for the 95% interval's lower bound above 50%. Every rung
 is played on each variant with :func:`canasta.sim.duplicate.run_deal_pairs` (the deals of
@@ -56,7 +56,8 @@ class Rung:
     lower_above: float | None = None
 
 
-#: The ladder of issue 10 (the expert's spec is replaced by ``--expert``).
+#: The ladder: each level against the one below it, the expert against hard (the expert's
+#: spec is replaced by ``--expert``).
 RUNGS = (Rung("hard", "greedy"), Rung("medium", "easy"),
          Rung("expert:time=1", "hard", 0.6, 0.5))
 

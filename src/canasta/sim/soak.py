@@ -1,7 +1,7 @@
 """Soak benchmark: ``python -m canasta.sim.soak --hands N [--workers W] [--seed S]``.
 
 Plays random and bot hands over every preset x player count x sampled house-rule combination
-and checks DESIGN.md's invariants (issue 9 item 19):
+and checks DESIGN.md's invariants:
 
 * after every action: each physical card is in one place (``State.card_locations()`` adds up
   to the deck, hand sizes agree) and a state that is not over has a legal action;

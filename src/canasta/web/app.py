@@ -80,6 +80,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import canasta.web.offline as offline
 import canasta.web.protocol.answers as a
 import canasta.web.protocol.fields as fields
 import canasta.web.protocol.messages as p
@@ -476,6 +477,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             await manager.detach(table, conn)
 
     app.include_router(scorepad.router(dispatcher, store))
+    app.include_router(offline.router(i18n.languages()))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def openapi() -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The core of the table server: live tables taken up from the database, the one path every
-change takes, the broadcast of each seat's view, and the bots that play.
+change takes and the broadcast of each seat's view; the bots that play are
+:mod:`canasta.web.play.botplay`'s.
 
 Every change goes through one path, under the table's lock: check the token, the version the
 client saw and whose turn it is; apply the action to the match in memory; write it to the
@@ -44,6 +45,7 @@ from canasta.core.state import IllegalActionError
 from canasta.core.undo import TurnMark
 from canasta.web.cluster.cluster import Cluster
 from canasta.web.cluster.pubsub import LocalBus, RedisBus
+from canasta.web.play.botplay import BotPlay
 from canasta.web.play.clock import ClockKeeper, Turn
 from canasta.web.play.connections import Connection, broadcast
 from canasta.web.play.engine import DEFAULT_BUDGET, EngineCalls
@@ -58,9 +60,8 @@ from canasta.web.play.game import (
 )
 from canasta.web.play.seats import Seat, Table
 from canasta.web.play.settings import TableSettings
-from canasta.web.play.standin import log_stand_in
 from canasta.web.protocol.errors import WebError, illegal_error, paused_error
-from canasta.web.protocol.ratelimit import check_spectators, people_present
+from canasta.web.protocol.ratelimit import check_spectators
 from canasta.web.storage.committer import Committer
 from canasta.web.storage.models import SeatData
 from canasta.web.storage.store import Append, StorageError, Store
@@ -76,7 +77,7 @@ MAX_TURN_ACTIONS = 100
 _CAPPED = (Meld, LayOff, Retract)
 
 
-class TableService:
+class TableService(BotPlay):
     """All live tables of one server process.
 
     Args:
@@ -330,6 +331,14 @@ class TableService:
                                           "discard to end it")
 
     # -- the one path of a move ------------------------------------------------------------
+    async def _mark_stand_in(self, table: Table, first: int, last: int) -> None:
+        """Mark the stored moves ``first`` to ``last`` a stand-in bot's (a failure only costs
+        the record's note, never the move)."""
+        try:
+            await self.db(self.store.mark_stand_in, table.id, first, last)
+        except Exception as exc:
+            log.warning("table %s: stand-in moves not marked (%s)", table.id, exc)
+
     async def _commit(self, table: Table, seat: int, actions: list[Action]) -> None:
         """Apply (in the engine's threads, with the views the messages will need), store,
         then broadcast and publish (under the table's lock).
@@ -554,70 +563,3 @@ class TableService:
         await conn.close()
 
     # -- bots ------------------------------------------------------------------------------
-    def _bot_seat(self, table: Table) -> int | None:
-        state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused \
-                or not people_present(table, self.idle_after):
-            return None
-        seat = table.seats[state.actor]
-        return seat.seat if seat.controller == "bot" else None
-
-    def note_presence(self, table: Table) -> None:
-        """A person seated at ``table`` made a request: bots left waiting play again."""
-        table.last_person = time.monotonic()
-        self._kick(table)
-
-    def _kick(self, table: Table) -> None:
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        if self._bot_seat(table) is None:
-            return
-        table.bot_task = asyncio.create_task(self._run_bots(table))
-
-    async def _run_bots(self, table: Table) -> None:
-        while True:
-            await asyncio.sleep(self.bot_delay)
-            async with table.lock:
-                seat = self._bot_seat(table)
-                if seat is None or self.tables.get(table.id) is not table:
-                    return
-                bot = table.seats[seat].bot or make_bot(table.seats[seat].level)
-                table.seats[seat].bot = bot
-                seen = table.version
-                try:
-                    view = await self.engine(table, table.game.view, seat)
-                except WebError:
-                    return  # paused
-            # the bot thinks in a thread, without the lock: the server keeps answering
-            try:
-                action = await self.engine(table, bot.choose, view, bot=True)
-            except WebError:
-                return  # paused
-            except Exception:
-                log.exception("table %s: bot of seat %d failed; it plays a legal move",
-                              table.id, seat)
-                action = view.legal_actions[0]
-            async with table.lock:
-                if table.version != seen or self._bot_seat(table) != seat:
-                    continue  # the table moved on (a person took the seat back): look again
-                try:
-                    try:
-                        await self._commit(table, seat, [action])
-                    except WebError as exc:
-                        if exc.code != "illegal":
-                            raise
-                        log.error("table %s: illegal bot move %s", table.id, action.text())
-                        await self._commit(table, seat, [view.legal_actions[0]])
-                    self.stats["bot_moves"] += 1
-                    if table.seats[seat].kind == "human":
-                        log_stand_in(table, table.seats[seat], [action.text()])
-                        # stored, so that the match record says which hands a bot played
-                        with contextlib.suppress(Exception):
-                            await self.db(self.store.mark_stand_in, table.id, seen + 1,
-                                          table.version)
-                except WebError as exc:
-                    if exc.code == "stale":
-                        continue
-                    if exc.code != "paused":
-                        log.error("table %s: bot move refused: %s", table.id, exc.message)
-                    return
