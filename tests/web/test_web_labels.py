@@ -13,7 +13,7 @@ import pytest
 from canasta.i18n.catalogue import catalogue, languages
 
 STATIC = Path(__file__).parents[2] / "src" / "canasta" / "web" / "static"
-PAGES = ("index.html", "table.html", "scorepad.html")
+PAGES = ("index.html", "table.html", "scorepad.html", "offline.html")
 #: labels of buttons a widget makes from a list rather than on its button's line
 WIDGETS = {"scorepad.html": {"scorepad.by_points", "scorepad.as_cards"}}
 
@@ -24,7 +24,7 @@ def button_keys(page: str) -> set[str]:
     ``el("button"``), plus the widgets' lists."""
     html = (STATIC / page).read_text(encoding="utf-8")
     keys = set(re.findall(r'<button[^>]*\bdata-i18n="([^"]+)"', html))
-    for script in re.findall(r'<script src="/static/([^"]+)"', html):
+    for script in re.findall(r'<script[^>]*\bsrc="/static/([^"]+)"', html):
         for line in (STATIC / script).read_text(encoding="utf-8").splitlines():
             if "button(" in line or 'el("button"' in line:
                 keys |= set(re.findall(r'\bt\("([^"]+)"', line))
