@@ -282,6 +282,7 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
     shot(page, f"{size}-match-end", full=size == "phone")
     page.click("#sheet-rematch")
     page.wait_for_url(lambda url: table_id not in url, timeout=20_000)
+    assert tok not in page.url  # a token of its own for the rematch
     page.wait_for_selector(".hand .card")
     assert page.evaluate("S.you") == 0 and page.evaluate("S.hand_number") == 0
     assert page.errors == []

@@ -100,9 +100,10 @@ class Target:
         self.tokens = [s["token"] for s in r.json()["seats"] if s.get("token")]
         r = self.client.post("/api/scorepads", json={"variant": "international", "players": 4})
         assert r.status_code == 201, r.text
-        self.pad = r.json()["id"]
+        self.pad, self.pad_key = r.json()["id"], r.json()["key"]
         for _ in range(3):  # hands that a DELETE of the last one can remove
-            r = self.client.post(f"/api/scorepads/{self.pad}/hands", json={"tally": HAND})
+            r = self.client.post(f"/api/scorepads/{self.pad}/hands", json={"tally": HAND},
+                                 headers={"X-Scorepad-Key": self.pad_key})
             assert r.status_code == 200, r.text
         # the published document, read once (from_asgi would run the app's lifespan again,
         # and its end stops the table manager)
@@ -122,6 +123,8 @@ class Target:
                 params["table_id"] = self.table
             if "pad_id" in params and data.draw(st.booleans()):
                 params["pad_id"] = self.pad
+                if data.draw(st.booleans()):  # the keeper's key (else read-only)
+                    case.headers = {**(case.headers or {}), "X-Scorepad-Key": self.pad_key}
             for key in ("n", "hand"):  # a hand that may exist
                 if key in params and data.draw(st.booleans()):
                     params[key] = data.draw(st.integers(0, 3))

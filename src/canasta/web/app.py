@@ -24,7 +24,8 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables/{id}/seats/{seat}/bot  {"token", "level"}: a bot plays that seat
     POST /api/tables/{id}/hint              {"token"}: the best moves of the seat to act
     POST /api/tables/{id}/undo              {"token", "version"}: house rule undo
-    POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table"}
+    POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table",
+                                            "token" (the seat's new one, given once), "path"}
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
     GET  /api/tables/{id}/hands/{n}/review?seat=S  the Review of seat S in finished hand n:

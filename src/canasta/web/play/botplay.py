@@ -47,6 +47,11 @@ class BotPlay:
         """Apply, store and broadcast ``actions`` (the service's)."""
         raise NotImplementedError
 
+    async def _mark_stand_in(self, table: Table, first: int, last: int) -> None:
+        """Store that the moves of versions ``first`` to ``last`` were made by a bot standing
+        in for the seat's person (the service's)."""
+        raise NotImplementedError
+
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
         if state.is_over or not table.owned or table.status != "playing" or table.paused:
@@ -106,6 +111,8 @@ class BotPlay:
                     self.stats["bot_moves"] += 1
                     if table.seats[seat].kind == "human":
                         log_stand_in(table, table.seats[seat], [action.text()])
+                        # stored, so that the match record says which hands a bot played
+                        await self._mark_stand_in(table, seen + 1, table.version)
                 except WebError as exc:
                     if exc.code == "stale":
                         continue

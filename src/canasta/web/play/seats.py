@@ -24,9 +24,12 @@ from canasta.web.play.settings import TableSettings
 from canasta.web.protocol.errors import WebError
 from canasta.web.storage.models import SeatData
 
-__all__ = ["MAX_NAME", "Connection", "Seat", "Table", "hash_token"]
+__all__ = ["MAX_NAME", "UNCLAIMED", "Connection", "Seat", "Table", "hash_token"]
 
 MAX_NAME = 24
+#: The token hash of a rematch's human seat until its player asks for the new link: no
+#: token hashes to it (a hash is 64 hex digits), so no link opens the seat meanwhile.
+UNCLAIMED = "unclaimed"
 
 
 def hash_token(token: str) -> str:

@@ -331,6 +331,14 @@ class TableService(BotPlay):
                                           "discard to end it")
 
     # -- the one path of a move ------------------------------------------------------------
+    async def _mark_stand_in(self, table: Table, first: int, last: int) -> None:
+        """Mark the stored moves ``first`` to ``last`` a stand-in bot's (a failure only costs
+        the record's note, never the move)."""
+        try:
+            await self.db(self.store.mark_stand_in, table.id, first, last)
+        except Exception as exc:
+            log.warning("table %s: stand-in moves not marked (%s)", table.id, exc)
+
     async def _commit(self, table: Table, seat: int, actions: list[Action]) -> None:
         """Apply (in the engine's threads, with the views the messages will need), store,
         then broadcast and publish (under the table's lock).

@@ -27,7 +27,7 @@ from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.play.assist import AssistedService
 from canasta.web.play.connections import Connection
 from canasta.web.play.game import Game, record_of, rules_json
-from canasta.web.play.seats import MAX_NAME, Seat, Table, hash_token
+from canasta.web.play.seats import MAX_NAME, UNCLAIMED, Seat, Table, hash_token
 from canasta.web.play.settings import (
     LEVELS,
     BotSpecError,
@@ -372,41 +372,70 @@ class TableManager(AssistedService):
             self._changed(table)
             return table, token
 
-    async def rematch(self, table_id: str, token: Any) -> str:
-        """A new match with the same seats, settings and rules once this one is over; every
-        person's link works at the new table with the same token. Returns its id (the same
-        one to everyone who asks)."""
+    async def rematch(self, table_id: str, token: Any) -> tuple[str, str]:
+        """A new match with the same seats, settings and rules once this one is over.
+        Returns its id (the same one to everyone who asks) and the asking person's new
+        token: every human seat of the rematch gets a token of its own, given once, to the
+        first request from that seat's old link (an old link opens no seat at the new table,
+        and a copy of it cannot take the seat once its player has moved on).
+
+        Raises:
+            WebError: ``not-allowed`` (the match is not over, or this seat's new token was
+                given already), ``bad-token``/``spectator`` (no seat's token).
+        """
         table = await self.get(table_id)
         async with table.lock:
-            table.seat_of(token)
+            seat = table.seat_of(token)
             if table.settings.tournament:
                 raise WebError("not-allowed", "a tournament's table has no rematch: the "
                                               "tournament page has the next round")
             if not table.game.match.is_over:
                 raise WebError("not-allowed", "the match is not over")
-            if table.settings.rematch:
-                return table.settings.rematch
-            # The id is claimed in the database before the table is made: two processes
-            # asked at once agree on one rematch (the loser waits until it exists).
-            new_id = secrets.token_urlsafe(9)
-            claimed = await self.db(self.store.claim_rematch, table.id, new_id)
-            if claimed == new_id:
-                settings = replace(table.settings, rematch=None)
-                seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot",
-                              s.level, s.name, s.token_hash) for s in table.seats]
-                try:
-                    await self._new_table(table.game.rules, table.variant,
-                                          dict(table.options), table.players,
-                                          table.team_size, seats, settings, new_id)
-                except BaseException:
-                    await self.db(self.store.claim_rematch, table.id, None)
-                    raise
-            table.settings = replace(table.settings, rematch=claimed)
-            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
-            self._broadcast(table)
-        if claimed != new_id:
-            await self._wait_for_table(str(claimed))
+            claimed = table.settings.rematch
+            if not claimed:
+                claimed = await self._make_rematch(table)
+        await self._wait_for_table(str(claimed))  # made by another process, maybe
+        return str(claimed), await self._claim_rematch_seat(str(claimed), seat)
+
+    async def _make_rematch(self, table: Table) -> str:
+        """The rematch of ``table`` (under its lock): made here unless another process named
+        one first; its human seats wait for their new tokens (:data:`UNCLAIMED`)."""
+        # The id is claimed in the database before the table is made: two processes
+        # asked at once agree on one rematch (the loser waits until it exists).
+        new_id = secrets.token_urlsafe(9)
+        claimed = await self.db(self.store.claim_rematch, table.id, new_id)
+        if claimed == new_id:
+            settings = replace(table.settings, rematch=None)
+            seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot",
+                          s.level, s.name, UNCLAIMED if s.kind == "human" else None)
+                     for s in table.seats]
+            try:
+                await self._new_table(table.game.rules, table.variant,
+                                      dict(table.options), table.players,
+                                      table.team_size, seats, settings, new_id)
+            except BaseException:
+                await self.db(self.store.claim_rematch, table.id, None)
+                raise
+        table.settings = replace(table.settings, rematch=claimed)
+        self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
+        self._broadcast(table)
         return str(claimed)
+
+    async def _claim_rematch_seat(self, new_id: str, seat: int) -> str:
+        """A new token for ``seat`` of the rematch ``new_id``, if the seat still waits for
+        one (the database decides, so two processes cannot both give it)."""
+        new = await self.get(new_id)
+        token = secrets.token_urlsafe(18)
+        async with new.lock:
+            if not await self.db(self.store.claim_token, new.id, seat, UNCLAIMED,
+                                 hash_token(token)):
+                raise WebError("not-allowed", "this seat's link for the rematch was given "
+                                              "already: open the rematch on the device that "
+                                              "asked for it",
+                               extra={"key": "ui.err_rematch_given"})
+            new.seats[seat].token_hash = hash_token(token)
+            self.bus.publish({"k": "changed", "t": new.id, "v": new.version})
+        return token
 
     async def _wait_for_table(self, table_id: str, seconds: float = 5.0) -> None:
         """Wait until another process has stored the table ``table_id`` it claimed."""

@@ -1,4 +1,5 @@
-// Cards as DOM elements, and the card keys the rules treat as interchangeable.
+// Cards as DOM elements, the card keys the rules treat as interchangeable, and the small
+// widgets the pages share (links, titled names, the table's toast).
 "use strict";
 
 const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
@@ -99,4 +100,21 @@ function linkRow(label, url, withOpen = false) {
     row.appendChild(open);
   }
   return row;
+}
+
+// A name the layout may cut keeps its whole text as the element's title.
+function titled(e) { e.title = e.textContent; return e; }
+
+let toastTimer = null;
+// The table's toast (#toast): it passes taps through (CSS) and sits above the action bar
+// (fixed at the bottom on a phone, at the foot of the table on a desk), not over its buttons.
+function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  const bar = document.getElementById("actions").getBoundingClientRect();
+  const shown = bar.height > 0 && bar.top < innerHeight && bar.bottom > 0;
+  box.style.bottom = shown ? `${Math.max(22, innerHeight - bar.top + 10)}px` : "";
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
 }
