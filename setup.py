@@ -34,7 +34,7 @@ COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "goi
             "generate",
             "legality", "meldcheck", "candidates", "meldshape", "goingout_rules", "illegal",
             "state", "match",
-            "view", "blanking", "features", "meldkey", "wildlimit")
+            "view", "blanking", "features", "meldkey", "wildlimit", "eventlog")
 
 
 def _remove_stray_extensions() -> None:

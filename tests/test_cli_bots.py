@@ -41,7 +41,7 @@ def test_json_gives_types_bounds_defaults_and_descriptions() -> None:
     easy = next(b for b in data if b["name"] == "easy")
     careless = next(p for p in easy["params"] if p["name"] == "careless")
     assert careless == {"name": "careless", "type": "float", "low": 0.0, "high": 1.0,
-                        "choices": [], "default": 0.45,
+                        "choices": [], "default": 0.8,
                         "description": "chance per decision of a careless discard"}
     assert all(b["description"] and all(p["description"] for p in b["params"]) for b in data)
 

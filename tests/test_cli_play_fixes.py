@@ -184,7 +184,7 @@ def test_resume_keeps_every_seat_name_and_bot_spec(tmp_path: Path) -> None:
     assert code == 0, out
     # each seat keeps its name and its spec; the one that had none gets the default bot
     assert json.loads(rec.read_text("utf-8"))["names"] == [
-        "Ana", "West (greedy)", "North (random)", "East (medium)"]
+        "Ana", "West (greedy)", "North (random)", "East (hard)"]
     code, out = play(["--resume", str(rec), "--bots", "easy"], ["quit"])
     assert code == 0, out
     assert json.loads(rec.read_text("utf-8"))["names"] == [

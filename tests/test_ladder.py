@@ -32,6 +32,30 @@ def test_the_ladder_prints_its_table_and_writes_json(tmp_path: Path,
     assert rows[0]["a_median_ms"] > 0 and rows[0]["b_median_ms"] > 0
 
 
+def test_a_variant_may_name_its_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """``international:2`` plays two players whatever ``--players`` says, beside the
+    four-player presets of the same run; a count that is not a number is refused by name."""
+    code = ladder.main(["--variants", "international:2,canastone", "--deals", "1",
+                        "--rungs", "easy/random"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "| easy vs random | international:2 | 1 |" in printed
+    assert "| easy vs random | canastone | 1 |" in printed
+    [two] = ladder.play_ladder([(ladder.Rung("easy", "random"), "international:2", 1)])
+    setup = DuplicateSetup(load_preset("international"), 2, seed=1)
+    assert two.pairs[0].diff == run_deal_pairs(setup, "easy", "random", 1)[0].diff
+    assert ladder.main(["--variants", "international:two", "--deals", "1"]) == 2
+    assert "international:two" in capsys.readouterr().err
+
+
+def test_every_rung_of_the_ladder_asks_for_the_lower_bound() -> None:
+    """Each level against the one below: at least 60% with the 95% lower bound above 50%."""
+    rungs = {(r.a, r.b): r for r in ladder.RUNGS}
+    for pair in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
+                 ("expert:time=1", "hard")):
+        assert (rungs[pair].target, rungs[pair].lower_above) == (0.6, 0.5)
+
+
 def test_the_ladder_plays_the_tournaments_deals() -> None:
     rung = ladder.Rung("medium", "easy")
     res = ladder.play_rung(rung, "international", 2, players=2, seed=5)

@@ -211,12 +211,15 @@ class ServerProcess:
             self.proc.wait(10)
 
     def request(self, method: str, path: str, body: Any = None,
-                token: str | None = None) -> tuple[int, Any]:
+                token: str | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
         if token:
             req.add_header("Authorization", f"Bearer {token}")
+        for name, value in (headers or {}).items():
+            req.add_header(name, value)
         try:
             with urllib.request.urlopen(req, timeout=20) as resp:
                 return resp.status, json.loads(resp.read())

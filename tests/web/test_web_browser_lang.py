@@ -1,6 +1,6 @@
 """The scorepad and the languages in a real browser (Playwright driving Debian's Chromium):
-a scorekeeper keeps a hand on a phone in Portuguese and reopens the match on a desktop by its
-link; the lobby follows the browser's language (Romanian), the switch changes it (to
+a scorekeeper keeps a hand on a phone in Portuguese and reopens the match on a desktop by the
+keeper's link; the lobby follows the browser's language (Romanian), the switch changes it (to
 Portuguese) for house rules, values and variant names, and the choice is kept. Screenshots
 go to /tmp/lang-shots (and test-artefacts/web/) to be looked at."""
 
@@ -125,7 +125,10 @@ def test_a_scorekeeper_keeps_a_hand_on_a_phone_and_reopens_it_on_a_desktop(
     assert pt["score.going_out"] in sheet and "805" in sheet
     assert fits_the_width(page)
     shot(page, "scorepad-phone-sheet-pt")
-    link = page.url
+    # the keeper's link (with the key) reopens it for keeping; the address shows none
+    assert "key=" not in page.url
+    link = page.locator("#share input").nth(1).input_value()
+    assert link.startswith(page.url + "#key=")
     assert page.errors == []
 
     desk = new_page(browser, DESKTOP, "en-US")

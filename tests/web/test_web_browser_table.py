@@ -72,7 +72,7 @@ def test_the_lobby_offers_bots_by_level_and_the_table_settings(server: ServerPro
     page.wait_for_selector(".seat-row")
     levels = page.locator(".seat-row").nth(1).locator("select.level option").all_inner_texts()
     assert levels == ["facile", "medio", "difficile", "esperto"]
-    assert page.locator(".seat-row").nth(1).locator("select.level").input_value() == "medium"
+    assert page.locator(".seat-row").nth(1).locator("select.level").input_value() == "hard"
     page.click("#settings-box summary")
     clocks = page.locator("#clock option").all_inner_texts()
     assert clocks[0] == "senza limite" and "60 s per turno" in clocks
@@ -85,7 +85,7 @@ def test_the_lobby_offers_bots_by_level_and_the_table_settings(server: ServerPro
     page.click("#sit")
     page.wait_for_selector(".hand .card")
     settings = page.evaluate("S.settings")
-    assert settings["clock"] == 60 and settings["undo"] and settings["level"] == "medium"
+    assert settings["clock"] == 60 and settings["undo"] and settings["level"] == "hard"
     assert page.errors == []
 
 
@@ -282,6 +282,7 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
     shot(page, f"{size}-match-end", full=size == "phone")
     page.click("#sheet-rematch")
     page.wait_for_url(lambda url: table_id not in url, timeout=20_000)
+    assert tok not in page.url  # a token of its own for the rematch
     page.wait_for_selector(".hand .card")
     assert page.evaluate("S.you") == 0 and page.evaluate("S.hand_number") == 0
     assert page.errors == []

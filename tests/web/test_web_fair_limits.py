@@ -38,7 +38,8 @@ def test_scorepad_previews_are_limited_per_address(tight: Any) -> None:
     pad = tight.post("/api/scorepads", json={"variant": "international", "players": 4}).json()
     url = f"/api/scorepads/{pad['id']}/hands"
     for _ in range(5):
-        r = tight.post(url, json={"tally": HAND, "preview": True})
+        r = tight.post(url, json={"tally": HAND, "preview": True},
+                       headers={"X-Scorepad-Key": pad["key"]})
         assert r.status_code == 200, r.text
     r = tight.post(url, json={"tally": HAND, "preview": True})
     assert r.status_code == 429 and r.json()["code"] == "rate-limited", r.text
@@ -46,11 +47,13 @@ def test_scorepad_previews_are_limited_per_address(tight: Any) -> None:
     # storing a hand and the hand result spend the same budget: other scorepads too
     other_pad = tight.post("/api/scorepads", json={"variant": "international",
                                                    "players": 4}).json()
-    r = tight.post(f"/api/scorepads/{other_pad['id']}/hands", json={"tally": HAND})
+    r = tight.post(f"/api/scorepads/{other_pad['id']}/hands", json={"tally": HAND},
+                   headers={"X-Scorepad-Key": other_pad["key"]})
     assert r.status_code == 429
     # another address is not held back
     other = TestClient(tight.app, client=("192.0.2.9", 4000))
-    assert other.post(url, json={"tally": HAND, "preview": True}).status_code == 200
+    assert other.post(url, json={"tally": HAND, "preview": True},
+                      headers={"X-Scorepad-Key": pad["key"]}).status_code == 200
 
 
 def test_records_and_hints_spend_the_work_budget(tight: Any) -> None:

@@ -31,3 +31,27 @@ def test_two_processes_on_postgresql_and_redis() -> None:
     assert result["moves"] > 10 and result["samples"] > 10
     assert result["tables_replayed"] >= 4 and result["tables_broken"] == []
     assert result["server_errors"] == 0
+
+
+@pytest.mark.slow
+def test_a_small_duplicate_tournament_on_sqlite() -> None:
+    result = main(["--tournament", "--tables", "2", "--bot-delay", "0.01", "--json"])
+    assert result["deal_pairs"] == result["deal_pairs_expected"] == 1
+    assert result["standings"] == 2 and result["moves"] > 10
+    assert result["tables_replayed"] == 2 and result["tables_broken"] == []
+    assert result["server_errors"] == 0
+
+
+@pytest.mark.db
+@pytest.mark.slow
+def test_a_duplicate_tournament_on_two_processes() -> None:
+    """Two processes share the tournament through PostgreSQL: the results are read from
+    each in turn, and whichever process advances it, it ends once."""
+    reason = pg_reachable() or redis_reachable()
+    if reason:
+        pytest.skip(reason)
+    result = main(["--tournament", "--tables", "4", "--processes", "2", "--bot-delay", "0.01",
+                   "--db", PG_URL, "--redis", REDIS_URL, "--json"])
+    assert result["deal_pairs"] == result["deal_pairs_expected"] == 2
+    assert result["tables_replayed"] == 4 and result["tables_broken"] == []
+    assert result["server_errors"] == 0

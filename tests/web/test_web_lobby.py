@@ -11,6 +11,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from canasta.i18n.catalogue import languages
+from canasta.web.play.seats import UNCLAIMED, hash_token
 from canasta.web.protocol.fields import Lang
 from canasta.web.storage.store import HandRow, Store
 from conftest import create, view, wait_for
@@ -128,24 +129,49 @@ def test_the_match_ends_with_a_winner_every_sheet_and_the_cards_left(client: Any
     assert r.status_code == 409
 
 
-def test_a_rematch_seats_everyone_again_with_the_same_links(client: Any) -> None:
+def test_a_rematch_seats_everyone_again_with_new_links(client: Any) -> None:
+    """The rematch has the same seats, each person's with a new token given once to the old
+    link's request: the old links open no seat there, and a second ask is refused."""
     created, final = finished_match(client)
     table = created["table"]
     toks = [s["token"] for s in created["seats"]]
     r = client.post(f"/api/tables/{table}/rematch", json={"token": toks[2]})
     assert r.status_code == 200, r.text
-    new = r.json()["table"]
-    assert new != table
-    # asked twice (by the other person), the same new table
+    new, new2 = r.json()["table"], r.json()["token"]
+    assert new != table and new2 not in toks
+    assert r.json()["path"] == f"/t/{new}#seat={new2}"
+    # asked twice (by the other person), the same new table and a token of its own
     again = client.post(f"/api/tables/{table}/rematch", json={"token": toks[0]}).json()
-    assert again["table"] == new
+    assert again["table"] == new and again["token"] not in (new2, *toks)
     assert view(client, table)["settings"]["rematch"] == new
-    v = view(client, new, toks[2])
+    v = view(client, new, new2)
     assert v["you"] == 2 and v["hand_number"] == 0 and v["match"]["scores"] == [0, 0]
+    assert view(client, new, again["token"])["you"] == 0
     assert [s["name"] for s in v["seats"]] == [s["name"] for s in final["seats"]]
     assert v["seats"][0]["controller"] == "human"  # the people play again themselves
     assert v["seats"][3]["kind"] == "bot" and v["seats"][1]["kind"] == "human"
-    r = client.post(f"/api/tables/{new}/rematch", json={"token": toks[0]})
+    # the old links control nothing at the new table
+    for old in toks[:3]:
+        r = client.post(f"/api/tables/{new}/hint", json={"token": old})
+        assert r.status_code == 403 and r.json()["code"] == "bad-token", r.text
+        with client.websocket_connect(f"/ws/{new}") as ws:
+            ws.send_json({"type": "hello", "token": old})
+            assert ws.receive_json()["code"] == "bad-token"
+    # a copy of the old link cannot take the seat once its player asked
+    r = client.post(f"/api/tables/{table}/rematch", json={"token": toks[2]})
+    assert r.status_code == 409 and r.json()["code"] == "not-allowed", r.text
+    assert view(client, new, new2)["you"] == 2
+    # seat 1 has not asked yet: its old link gets its new one (over the WebSocket too)
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"type": "hello", "token": toks[1]})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "rematch"})
+        got = ws.receive_json()
+        while got.get("type") == "state":
+            got = ws.receive_json()
+    assert got["type"] == "rematched" and got["table"] == new, got
+    assert view(client, new, got["token"])["you"] == 1
+    r = client.post(f"/api/tables/{new}/rematch", json={"token": new2})
     assert r.status_code == 409  # that match has only begun
     r = client.post(f"/api/tables/{table}/rematch", json={})
     assert r.status_code == 403
@@ -156,12 +182,18 @@ def test_a_rematch_claimed_by_another_process_is_the_one_given(client: Any) -> N
     whose copy of the table has not heard of it yet, gives that table instead of a second."""
     created, _ = finished_match(client)
     table = created["table"]
-    other = create(client, ["human", "bot", "human", "bot"])["table"]  # "its" rematch
+    made = create(client, ["human", "bot", "human", "bot"])  # "its" rematch,
+    other = made["table"]
+    for seat in (0, 2):  # whose people wait for their new tokens
+        assert client.store.claim_token(other, seat, hash_token(made["seats"][seat]["token"]),
+                                        UNCLAIMED)
+        client.manager.tables[other].seats[seat].token_hash = UNCLAIMED
     assert client.store.claim_rematch(table, other) == other
     assert client.manager.tables[table].settings.rematch is None  # not heard of yet
-    r = client.post(f"/api/tables/{table}/rematch", json={"token": created["seats"][1]["token"]})
+    r = client.post(f"/api/tables/{table}/rematch", json={"token": created["seats"][2]["token"]})
     assert r.status_code == 200, r.text
     assert r.json()["table"] == other
+    assert view(client, other, r.json()["token"])["you"] == 2
     assert view(client, table)["settings"]["rematch"] == other
 
 
@@ -197,3 +229,30 @@ def test_migration_0003_keeps_the_tables_of_0002(tmp_path: Any) -> None:
     assert data is not None and data.settings == {}
     assert data.seats[0].away is False and data.hands[0].actions == [(1, "draw")]
     store.dispose()
+
+
+def test_the_results_and_the_record_say_which_hands_a_bot_played_for_a_seat(
+        client: Any) -> None:
+    """Each person of the table handed the seat to a bot, which played the hand out: the
+    match's results and its record name those seats for that hand (seat 3, a bot from the
+    start, stands in for nobody), after the table is taken up from the database too, and the
+    record still checks."""
+    from canasta.formats.records import check_record
+
+    created, final = finished_match(client)
+    table = created["table"]
+    assert final["match"]["hands"][0]["stand_ins"] == [0, 1, 2]
+    client.manager.tables.pop(table)  # taken up again from the database
+    assert view(client, table)["match"]["hands"][0]["stand_ins"] == [0, 1, 2]
+    r = client.get(f"/api/tables/{table}/record")
+    assert r.status_code == 200, r.text
+    record = r.json()
+    assert record["hands"][0]["stand_ins"] == [0, 1, 2]
+    check_record(record, "record")
+    bad = {**record, "hands": [{**record["hands"][0], "stand_ins": [7]}]}
+    try:
+        check_record(bad, "record")
+    except Exception as exc:  # a seat the table does not have is named
+        assert "stand_ins[0]" in str(exc)
+    else:
+        raise AssertionError("a stand-in seat out of range was accepted")

@@ -43,7 +43,8 @@ HAND = {"teams": [
      "hands": [{}, "7h"], "penalties": []},
     {"melded": {"5": 3}, "hands": [{"50": 1}, {"10": 2}], "red_threes": 0, "penalties": []},
 ], "went_out": {"team": 0, "player": 0}, "concealed": False}
-#: The main operations: creating tables and scorepads, and every request of a table and a pad.
+#: The main operations: creating tables, scorepads and tournaments, and every request of a
+#: table, a pad and a tournament.
 OPERATIONS = [
     ("POST", "/api/tables"),
     ("GET", "/api/tables/{table_id}"),
@@ -59,6 +60,19 @@ OPERATIONS = [
     ("POST", "/api/scorepads"),
     ("POST", "/api/scorepads/{pad_id}/hands"),
     ("DELETE", "/api/scorepads/{pad_id}/hands/{n}"),
+    # the accounts (canasta.web.accounts): without the CSRF cookie every POST is refused as
+    # ``csrf`` once its body is read, so these check the bodies and that nothing fails
+    ("POST", "/api/accounts/register"),
+    ("POST", "/api/accounts/login"),
+    ("POST", "/api/accounts/prefs"),
+    ("POST", "/api/accounts/tables"),
+    ("POST", "/api/accounts/tables/{table_id}/abandon"),
+    ("GET", "/api/accounts/tables/{table_id}"),
+    ("GET", "/api/leaderboard/{variant}"),
+    ("POST", "/api/tournaments"),
+    ("GET", "/api/tournaments/{tournament_id}"),
+    ("POST", "/api/tournaments/{tournament_id}/join"),
+    ("POST", "/api/tournaments/{tournament_id}/start"),
 ]
 
 
@@ -74,6 +88,9 @@ class Target:
         self.client = TestClient(self.app, raise_server_exceptions=False)
         self.client.__enter__()
         self.app.state.manager.hint_budget = 0.01
+        # tournaments drawn with a start time already past are not started here: making
+        # 128 tables of each would cost the run minutes
+        self.app.state.tournaments.tick = 3600
         r = self.client.post("/api/tables", json={
             "players": 4, "public": True, "undo": True,
             "seats": [{"type": "human"}, {"type": "human"}, {"type": "human"},
@@ -83,9 +100,10 @@ class Target:
         self.tokens = [s["token"] for s in r.json()["seats"] if s.get("token")]
         r = self.client.post("/api/scorepads", json={"variant": "international", "players": 4})
         assert r.status_code == 201, r.text
-        self.pad = r.json()["id"]
+        self.pad, self.pad_key = r.json()["id"], r.json()["key"]
         for _ in range(3):  # hands that a DELETE of the last one can remove
-            r = self.client.post(f"/api/scorepads/{self.pad}/hands", json={"tally": HAND})
+            r = self.client.post(f"/api/scorepads/{self.pad}/hands", json={"tally": HAND},
+                                 headers={"X-Scorepad-Key": self.pad_key})
             assert r.status_code == 200, r.text
         # the published document, read once (from_asgi would run the app's lifespan again,
         # and its end stops the table manager)
@@ -105,6 +123,8 @@ class Target:
                 params["table_id"] = self.table
             if "pad_id" in params and data.draw(st.booleans()):
                 params["pad_id"] = self.pad
+                if data.draw(st.booleans()):  # the keeper's key (else read-only)
+                    case.headers = {**(case.headers or {}), "X-Scorepad-Key": self.pad_key}
             for key in ("n", "hand"):  # a hand that may exist
                 if key in params and data.draw(st.booleans()):
                     params[key] = data.draw(st.integers(0, 3))

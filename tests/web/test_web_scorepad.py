@@ -24,11 +24,16 @@ def new_pad(client: Any, **body: Any) -> dict[str, Any]:
     return data
 
 
+def keeper(pad: dict[str, Any]) -> dict[str, str]:
+    """The headers of the scorepad's keeper (the key its creation answered)."""
+    return {"X-Scorepad-Key": pad["key"]}
+
+
 def test_a_hand_is_scored_kept_and_reopened_by_link(client: Any) -> None:
     pad = new_pad(client)
     assert pad["setup"]["target"] == 5000 and pad["setup"]["kinds"] == ["natural", "mixed"]
     assert client.get(f"/scorepad/{pad['id']}").status_code == 200
-    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
+    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND}, headers=keeper(pad))
     assert r.status_code == 200, r.text
     sheets = r.json()["hands"][0]["sheets"]
     assert [s["hand_total"] for s in sheets] == [805, -55]
@@ -38,7 +43,7 @@ def test_a_hand_is_scored_kept_and_reopened_by_link(client: Any) -> None:
     again = client.get(f"/api/scorepads/{pad['id']}").json()
     assert again["scores"] == [805, -55] and again["names"] == ["Anna & Bea", "Carlo & Dan"]
     # the second hand starts from the first one's totals
-    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
+    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND}, headers=keeper(pad))
     assert r.json()["scores"] == [1610, -110]
 
 
@@ -51,7 +56,7 @@ def test_the_downloaded_hand_result_scores_the_same_in_canasta_score(client: Any
         {"melded": {"10": 3, "5": 3}, "red_threes": 0,
          "hands": [{"20": 1, "r3": 1}, {"5": 2}], "penalties": []}],
         "went_out": {"team": 0, "player": 0}}
-    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": tally})
+    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": tally}, headers=keeper(pad))
     assert r.status_code == 200, r.text
     sheets = r.json()["hands"][0]["sheets"]
     doc = client.get(f"/api/scorepads/{pad['id']}/hands/0/result")
@@ -70,13 +75,15 @@ def test_the_downloaded_hand_result_scores_the_same_in_canasta_score(client: Any
 
 def test_a_preview_stores_nothing_and_the_last_hand_can_be_removed(client: Any) -> None:
     pad = new_pad(client)
-    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND, "preview": True})
+    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND, "preview": True},
+                    headers=keeper(pad))
     assert r.status_code == 200 and [s["hand_total"] for s in r.json()["sheets"]] == [805, -55]
     assert client.get(f"/api/scorepads/{pad['id']}").json()["hands"] == []
-    client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
-    client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND})
-    assert client.delete(f"/api/scorepads/{pad['id']}/hands/0").status_code == 409
-    r = client.delete(f"/api/scorepads/{pad['id']}/hands/1")
+    client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND}, headers=keeper(pad))
+    client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": HAND}, headers=keeper(pad))
+    r = client.delete(f"/api/scorepads/{pad['id']}/hands/0", headers=keeper(pad))
+    assert r.status_code == 409
+    r = client.delete(f"/api/scorepads/{pad['id']}/hands/1", headers=keeper(pad))
     assert r.status_code == 200 and r.json()["scores"] == [805, -55]
 
 
@@ -87,10 +94,11 @@ def test_the_match_ends_at_the_target_for_the_player_count(client: Any) -> None:
                                                            "50": 1},
          "red_threes": 2, "hands": [{}, {}]},
         {"hands": [{"10": 3}, {"5": 2}]}], "went_out": {"team": 0, "player": 1}}
-    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": big})
+    r = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": big}, headers=keeper(pad))
     assert r.status_code == 200, r.text
     assert r.json()["scores"][0] < 3000 and r.json()["winner"] is None
-    data = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": big}).json()
+    data = client.post(f"/api/scorepads/{pad['id']}/hands", json={"tally": big},
+                       headers=keeper(pad)).json()
     assert data["scores"][0] >= 3000 and data["winner"] == 0
 
 
@@ -99,18 +107,59 @@ def test_bad_tallies_are_refused_with_a_catalogue_key_and_nothing_stored(client:
     url = f"/api/scorepads/{pad['id']}/hands"
     too_few = {"teams": [{"canastas": {"natural": 2}, "melded": {"10": 9}, "hands": [{}, {}]},
                          {"hands": [{}, {}]}]}
-    r = client.post(url, json={"tally": too_few})
+    r = client.post(url, json={"tally": too_few}, headers=keeper(pad))
     assert r.status_code == 400
     assert r.json()["key"] == "scorepad.err.too_few" and r.json()["team"] == 0
     no_canasta = {"teams": [{"melded": {"10": 6}, "hands": [{}, {}]}, {"hands": [{}, {}]}],
                   "went_out": {"team": 0, "player": 0}}
-    r = client.post(url, json={"tally": no_canasta})
+    r = client.post(url, json={"tally": no_canasta}, headers=keeper(pad))
     assert r.status_code == 400 and r.json()["code"] == "table"
-    assert client.post(url, content=b"{nope").status_code == 400
-    assert client.post(url, json={"tally": {"teams": "x"}}).json()["key"] == "scorepad.err.bad"
+    assert client.post(url, content=b"{nope", headers=keeper(pad)).status_code == 400
+    bad = client.post(url, json={"tally": {"teams": "x"}}, headers=keeper(pad))
+    assert bad.json()["key"] == "scorepad.err.bad"
     assert client.get(f"/api/scorepads/{pad['id']}").json()["hands"] == []
     assert client.get("/api/scorepads/nosuchpad").status_code == 404
     r = client.post("/api/scorepads", json={"variant": "international", "players": 7})
     assert r.status_code == 400
     r = client.post("/api/scorepads", json={"variant": "nope", "players": 4})
     assert r.status_code == 400
+
+
+def test_the_share_link_reads_and_only_the_keepers_key_changes(client: Any) -> None:
+    """The scorepad belongs to its keeper: without the key (the share link) it is read,
+    never changed; a wrong key is no key; the keeper's key adds, previews and removes."""
+    pad = new_pad(client)
+    url = f"/api/scorepads/{pad['id']}"
+    assert pad["editable"] is True and len(pad["key"]) >= 20
+    client.post(f"{url}/hands", json={"tally": HAND}, headers=keeper(pad))
+    shared = client.get(url).json()
+    assert shared["editable"] is False and "key" not in shared
+    assert shared["scores"] == [805, -55]
+    for headers in ({}, {"X-Scorepad-Key": "not-the-key"}, {"X-Scorepad-Key": ""}):
+        for r in (client.post(f"{url}/hands", json={"tally": HAND}, headers=headers),
+                  client.post(f"{url}/hands", json={"tally": HAND, "preview": True},
+                              headers=headers),
+                  client.delete(f"{url}/hands/0", headers=headers)):
+            assert r.status_code == 403 and r.json()["code"] == "bad-token", r.text
+    assert client.get(url).json()["version"] == shared["version"]  # nothing changed
+    assert client.get(url, headers=keeper(pad)).json()["editable"] is True
+    # the hand result stays a download for anyone with the link
+    assert client.get(f"{url}/hands/0/result").status_code == 200
+    r = client.delete(f"{url}/hands/0", headers=keeper(pad))
+    assert r.status_code == 200 and r.json()["hands"] == []
+    assert r.json()["version"] != shared["version"]
+
+
+def test_a_scorepad_stored_before_keys_changes_by_its_link(client: Any) -> None:
+    """A scorepad stored before keys existed (no owner hash, as migration 0009 leaves it):
+    its link goes on keeping it, as it did when it was made."""
+    from sqlalchemy import update
+
+    from canasta.web.storage.models import ScorepadRow
+
+    pad = new_pad(client)
+    with client.store.engine.begin() as c:
+        c.execute(update(ScorepadRow).where(ScorepadRow.id == pad["id"]).values(owner_hash=None))
+    url = f"/api/scorepads/{pad['id']}"
+    assert client.get(url).json()["editable"] is True
+    assert client.post(f"{url}/hands", json={"tally": HAND}).status_code == 200

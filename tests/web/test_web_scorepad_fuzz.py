@@ -104,6 +104,7 @@ def pad(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
                     raise_server_exceptions=False) as client:
         r = client.post("/api/scorepads", json={"variant": "international", "players": 4})
         assert r.status_code == 201, r.text
+        client.headers["X-Scorepad-Key"] = r.json()["key"]  # the keeper's requests
         yield client, r.json()["id"]
     store.dispose()
 

@@ -104,12 +104,12 @@ def test_a_person_whose_clock_ran_out_is_back_with_take_back(client: Any) -> Non
 
 
 # -- bots by level ---------------------------------------------------------------------------
-def test_seats_default_to_a_medium_bot_and_levels_are_checked(client: Any) -> None:
+def test_seats_default_to_a_hard_bot_and_levels_are_checked(client: Any) -> None:
     r = client.post("/api/tables", json={"players": 2, "seats": [{"type": "human"},
                                                                  {"type": "bot"}]})
     assert r.status_code == 201
     table = client.manager.tables[r.json()["table"]]
-    assert table.seats[1].level == "medium" and table.settings.level == "medium"
+    assert table.seats[1].level == "hard" and table.settings.level == "hard"
     r = client.post("/api/tables", json={"players": 2, "level": "grandmaster",
                                          "seats": [{"type": "human"}, {"type": "bot"}]})
     assert r.status_code == 400 and "'level'" in r.json()["message"]

@@ -21,6 +21,7 @@ from canasta.bots.expert import (
     VALUES,
 )
 from canasta.bots.hints import DEFAULT_BUDGET, Reason, Suggestion
+from canasta.bots.levels import EASY_CARELESS, EASY_MISS, MEDIUM_CARELESS, MEDIUM_MISS
 from canasta.bots.lookahead import DEFAULT_MARGIN as LOOK_MARGIN
 from canasta.bots.lookahead import DEFAULT_SAMPLES as LOOK_SAMPLES
 from canasta.bots.lookahead import DEFAULT_WIDTH as LOOK_WIDTH
@@ -61,16 +62,17 @@ def _greedy(seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-def _easy(seed: int | None, careless: float = 0.45, miss: float = 0.4) -> Bot:
+def _easy(seed: int | None, careless: float = EASY_CARELESS, miss: float = EASY_MISS) -> Bot:
     from canasta.bots.levels import easy
 
     return easy(seed, careless=careless, miss=miss)
 
 
-def _medium(seed: int | None) -> Bot:
+def _medium(seed: int | None, careless: float = MEDIUM_CARELESS,
+            miss: float = MEDIUM_MISS) -> Bot:
     from canasta.bots.levels import medium
 
-    return medium(seed)
+    return medium(seed, careless=careless, miss=miss)
 
 
 def _hard(seed: int | None, samples: int = LOOK_SAMPLES, width: int = LOOK_WIDTH,
@@ -85,10 +87,13 @@ def _hard(seed: int | None, samples: int = LOOK_SAMPLES, width: int = LOOK_WIDTH
 register_bot("random", RandomBot, "bot.random")
 register_bot("greedy", _greedy, "bot.greedy")
 register_bot("easy", _easy, "bot.easy", (
-    Param("careless", float, 0.45, 0.0, 1.0),
-    Param("miss", float, 0.4, 0.0, 1.0),
+    Param("careless", float, EASY_CARELESS, 0.0, 1.0),
+    Param("miss", float, EASY_MISS, 0.0, 1.0),
 ))
-register_bot("medium", _medium, "bot.medium")
+register_bot("medium", _medium, "bot.medium", (
+    Param("careless", float, MEDIUM_CARELESS, 0.0, 1.0),
+    Param("miss", float, MEDIUM_MISS, 0.0, 1.0),
+))
 register_bot("hard", _hard, "bot.hard", (
     Param("samples", int, LOOK_SAMPLES, 0, 64),
     Param("width", int, LOOK_WIDTH, 1, 8),

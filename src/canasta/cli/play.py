@@ -80,9 +80,10 @@ def help_text(lang: str = "en") -> Group:
 
 
 def default_bot() -> str:
-    """The bot the other seats get by default: the medium level when it exists, else
-    greedy, else random."""
-    return next(b for b in ("medium", "greedy", "random") if b in BOTS)
+    """The bot the other seats get by default: the hard level when it exists (the strongest
+    that answers in milliseconds; medium and easy play with a club player's and a beginner's
+    slips, docs/bots.md), else greedy, else random."""
+    return next(b for b in ("hard", "greedy", "random") if b in BOTS)
 
 
 class _Quit(Exception):
@@ -498,7 +499,7 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[str | None, typer.Option(
             help="Bots of the other seats in playing order, comma-separated (one: all of "
                  "them): a level (easy, medium, hard, expert) or a bot name, with options "
-                 "as name:key=value. Default: medium.")] = None,
+                 "as name:key=value. Default: hard.")] = None,
         save: Annotated[Path | None, typer.Option(
             callback=check_save_path,
             help="Save the match record here after every move (an existing file only with "

@@ -88,6 +88,8 @@ def _setting(key: str, value: Any, rules: Rules, lang: str = "en") -> str:
         return i18n.t("rules.the_table", lang)
     if isinstance(value, tuple):
         return ", ".join(map(str, value)) or "-"
+    if isinstance(value, str) and i18n.has(f"choice.{value}"):
+        return i18n.choice_label(value, lang)  # a word the house rules' choices translate
     return str(value)
 
 
@@ -127,6 +129,7 @@ def rule_sheet(rules: Rules, lang: str = "en") -> list[SheetRow]:
             key = f"{section}.{f.name}"
             value = getattr(section_obj, f.name)
             source = (by_option.get(key) or by_option.get(f.name)
+                      or info["sources_by_lang"].get(lang, {}).get(key)
                       or info["sources"].get(key)
                       or field_source(field_doc(section, f.name), seed))
             label = (i18n.t(f"rule.{key}", lang) if i18n.has(f"rule.{key}")
@@ -153,7 +156,7 @@ def _option_table(name: str, chosen: dict[str, str] | None = None, lang: str = "
         table.add_row(opt.name, " | ".join(shown),
                       Text.assemble(i18n.option_description(name, opt.name, lang,
                                                             opt.description),
-                                    "\n", (opt.source, "dim")))
+                                    "\n", (opt.sources_by_lang.get(lang, opt.source), "dim")))
     return table
 
 

@@ -29,7 +29,7 @@ from canasta.core.state import IllegalActionError, Phase, State, View
 from canasta.core.undo import TurnMark
 from canasta.formats.records import save_record
 from canasta.i18n import describe_event, t, variant_name
-from canasta.i18n.refusals import SEED_LANGUAGE, refusal_parts
+from canasta.i18n.refusals import SEED_LANGUAGE, literal_text, refusal_parts
 
 __all__ = ["Reply", "Session", "decision_seed", "split_record_name"]
 
@@ -370,6 +370,9 @@ class Session:
             label = t("play.why.quote", self.lang, seed=seed, language=language,
                       quote=parts["quote"],
                       variant=variant_name(self.match.rules.name, self.lang))
+        literal = literal_text(parts, self.lang)
+        if literal:  # the seed's sentence word for word, in English
+            label += " " + literal
         return Reply("info", [t("play.why", self.lang, quote=label),
                               t("play.why.reason", self.lang, reason=reason)])
 

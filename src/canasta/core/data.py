@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from canasta.core import layout
 from canasta.core.actions import Action, Answer, AskPartner, Discard, EndHand
 from canasta.core.cards import NUM_CODES, cards_of
-from canasta.core.events import Event, EventLog, actions_of, events_of, push
+from canasta.core.eventlog import EventLog, push
+from canasta.core.events import Event, actions_of, events_of
 from canasta.core.melds import BLACK3, RANK, RED3
 from canasta.core.rules import Rules
 from canasta.core.scoring import (

@@ -12,22 +12,26 @@ event as ``seat`` sees it: hidden cards become ``None`` while their count stays
 (``drawn_count``); ``event.public()`` is what every seat sees. Card values are card codes
 (:mod:`canasta.core.cards`); meld keys are those of :mod:`canasta.core.melds`.
 
-The history is a persistent chain (:class:`EventLog`): a copy of a state shares it, so
+The history is a persistent chain (:class:`EventLog`, compiled in
+:mod:`canasta.core.eventlog` and re-exported here): a copy of a state shares it, so
 ``clone()`` costs the same at any point of the hand.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from canasta.core.actions import Action
+from canasta.core.eventlog import PUBLIC as PUBLIC
+from canasta.core.eventlog import WHOLE as WHOLE
+from canasta.core.eventlog import EventLog as EventLog
+from canasta.core.eventlog import _log_of as _log_of
+from canasta.core.eventlog import push as push
+from canasta.core.eventlog import seen_by as seen_by
 from canasta.core.scoring import ScoreSheet
 
 Cards = tuple[int, ...]
-
-#: ``visible_to`` for a seat that sees no hand (an onlooker): every hidden card is hidden.
-PUBLIC = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +45,9 @@ class Dealt:
     hand_sizes: tuple[int, ...]
 
     def visible_to(self, seat: int) -> Dealt:
-        return replace(self, hands=tuple(h if s == seat else None
-                                         for s, h in enumerate(self.hands)))
+        return Dealt(self.dealer, self.first,
+                     tuple(h if s == seat else None for s, h in enumerate(self.hands)),
+                     self.hand_sizes)
 
     def public(self) -> Dealt:
         return self.visible_to(PUBLIC)
@@ -60,7 +65,8 @@ class RedThreesLaidOut:
     replaced_count: int = 0
 
     def visible_to(self, seat: int) -> RedThreesLaidOut:
-        return self if seat == self.seat else replace(self, replaced=None)
+        return self if seat == self.seat else RedThreesLaidOut(
+            self.seat, self.cards, None, self.replaced_count)
 
     def public(self) -> RedThreesLaidOut:
         return self.visible_to(PUBLIC)
@@ -93,8 +99,8 @@ class Drew:
     red_threes: Cards = ()
 
     def visible_to(self, seat: int) -> Drew:
-        # The constructor, not dataclasses.replace (5x slower): every view's ``events`` hides
-        # every other seat's draws, on the search bots' hot path.
+        # The constructor, not dataclasses.replace (5x slower), here and in every
+        # visible_to: every view copies the events it has not seen yet (seen_by).
         return self if seat == self.seat else Drew(self.seat, self.action, None,
                                                    self.drawn_count, self.red_threes)
 
@@ -130,7 +136,9 @@ class TookPile:
     def visible_to(self, seat: int) -> TookPile:
         if seat == self.seat:
             return self
-        return replace(self, pile=None, drawn=None)
+        return TookPile(self.seat, self.action, self.top, self.key, self.cards, None,
+                        self.pile_count, self.top_only, self.surprise, self.surprise_count,
+                        None, self.drawn_count, self.red_threes)
 
     def public(self) -> TookPile:
         return self.visible_to(PUBLIC)
@@ -172,7 +180,8 @@ class RedThreesDeclared:
     red_threes: Cards = ()
 
     def visible_to(self, seat: int) -> RedThreesDeclared:
-        return self if seat == self.seat else replace(self, drawn=None)
+        return self if seat == self.seat else RedThreesDeclared(
+            self.seat, self.action, self.cards, None, self.drawn_count, self.red_threes)
 
     def public(self) -> RedThreesDeclared:
         return self.visible_to(PUBLIC)
@@ -191,7 +200,8 @@ class Opened:
     pile_count: int = 0
 
     def visible_to(self, seat: int) -> Opened:
-        return self if seat == self.seat else replace(self, pile_to_hand=None)
+        return self if seat == self.seat else Opened(
+            self.team, self.seat, self.points, None, self.pile_count)
 
     def public(self) -> Opened:
         return self.visible_to(PUBLIC)
@@ -261,7 +271,9 @@ class Retracted:
     to_stock_count: int = 0
 
     def visible_to(self, seat: int) -> Retracted:
-        return self if seat == self.seat else replace(self, to_pile=None, to_stock=None)
+        return self if seat == self.seat else Retracted(
+            self.seat, self.action, self.team, self.to_hand, None, self.to_pile_count,
+            self.minimum, None, self.to_stock_count)
 
     def public(self) -> Retracted:
         return self.visible_to(PUBLIC)
@@ -345,110 +357,6 @@ def actions_of(events: tuple[Event, ...] | list[Event]) -> list[tuple[int, Actio
     return out
 
 
-#: ``EventLog.seat`` of a hand's whole history (every card, hidden ones included).
-WHOLE = -2
-
-
-class EventLog:
-    """A persistent (immutable, shared) chain of events: ``push`` returns a longer log and
-    leaves this one as it was, so copies of a state share their history.
-
-    ``len(log)`` is the number of events; ``log.events()`` the tuple, oldest first (cached).
-    ``log.seat`` is :data:`WHOLE` for a state's own history, else the seat (or
-    :data:`PUBLIC`) whose copy of a history this is (:func:`seen_by`): its events are
-    ``visible_to(seat)``, and nothing reachable from it holds a card that seat did not see.
-    Pickled as its events (a long chain pickles without deep recursion).
-    """
-
-    __slots__ = ("event", "prev", "size", "_tuple", "seat", "_seen")
-
-    def __init__(self, event: Event, prev: EventLog | None, seat: int = WHOLE) -> None:
-        self.event = event
-        self.prev = prev
-        self.size: int = 1 + (prev.size if prev is not None else 0)
-        self._tuple: tuple[Event, ...] | None = None
-        self.seat = seat
-        # This point's copy per seat that saw it (seen_by); never reachable from a copy.
-        self._seen: dict[int, EventLog] | None = None
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __eq__(self, other: object) -> bool:
-        """Equal logs hold equal events (the same object, or a replay of the same hand)."""
-        if self is other:
-            return True
-        if not isinstance(other, EventLog):
-            return NotImplemented
-        return self.size == other.size and self.events() == other.events()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_log_of, (self.events(), self.seat))
-
-    def events(self) -> tuple[Event, ...]:
-        if self._tuple is None:
-            out: list[Event] = []
-            node: EventLog | None = self
-            while node is not None:
-                if node._tuple is not None:
-                    out.extend(reversed(node._tuple))
-                    break
-                out.append(node.event)
-                node = node.prev
-            out.reverse()
-            self._tuple = tuple(out)
-        return self._tuple
-
-
-def _log_of(events: tuple[Event, ...], seat: int) -> EventLog | None:
-    """The log of ``events`` (what :meth:`EventLog.__reduce__` gives pickle)."""
-    log: EventLog | None = None
-    for event in events:
-        log = EventLog(event, log, seat)
-    if log is not None:
-        log._tuple = events
-    return log
-
-
-def push(log: EventLog | None, event: Event) -> EventLog:
-    """``log`` with ``event`` appended (``log`` itself is unchanged); the new point is a
-    whole history's (:data:`WHOLE`), whatever ``log`` is (a state played on from a seat's
-    copy, as :meth:`View.sample_state <canasta.core.view.View.sample_state>` gives, has a
-    whole history of its own from there)."""
-    return EventLog(event, log)
-
-
-def seen_by(log: EventLog | None, seat: int) -> EventLog | None:
-    """The history ``log`` as ``seat`` saw it (:data:`PUBLIC`: an onlooker): a chain of its
-    own, each event ``visible_to(seat)``, holding no reference to ``log``. Each point's copy
-    is kept on that point, so a seat's copies of one history share their common part and
-    the cost is the number of events not copied yet for that seat."""
-    todo: list[EventLog] = []
-    node = log
-    base: EventLog | None = None
-    while node is not None:
-        if node.seat == seat:
-            base = node
-            break
-        seen = node._seen
-        if seen is not None:
-            got = seen.get(seat)
-            if got is not None:
-                base = got
-                break
-        todo.append(node)
-        node = node.prev
-    for node in reversed(todo):
-        base = EventLog(node.event.visible_to(seat), base, seat)
-        if node._seen is None:
-            node._seen = {seat: base}
-        else:
-            node._seen[seat] = base
-    return base
-
-
 def events_of(log: EventLog | None) -> tuple[Event, ...]:
+    """The events of ``log``, oldest first (``()`` for no log)."""
     return log.events() if log is not None else ()
-

@@ -188,6 +188,9 @@ class Option:
     source: str
     default: str
     choices: dict[str, dict[str, Any]]
+    #: ``source`` with its notes in another language (``"source_ro"`` in the preset file:
+    #: the seed's sentences as they are, the words around them translated), by language
+    sources_by_lang: dict[str, str] = field(default_factory=dict)
 
 
 #: Other names accepted for the presets.
@@ -251,17 +254,25 @@ def preset_options(name: str) -> dict[str, Option]:
                 source=spec.get("source", ""),
                 default=str(spec["default"]),
                 choices={str(k): v for k, v in spec["choices"].items()},
+                sources_by_lang={k[len("source_"):]: str(v) for k, v in spec.items()
+                                 if k.startswith("source_")},
             )
     return out
 
 
 def preset_info(name: str) -> dict[str, Any]:
     """A preset's title, seed file, description, parent and per-field sources (the seed
-    sentence each field value rests on; a child's entries override its parent's)."""
+    sentence each field value rests on; a child's entries override its parent's), and
+    ``sources_by_lang``: language -> field -> the source with its notes in that language
+    (the preset file's ``sources_ro``; the seed's sentences stay as they are)."""
     chain = _preset_chain(name)
     sources: dict[str, str] = {}
+    by_lang: dict[str, dict[str, str]] = {}
     for data in chain:
         sources.update(data.get("sources", {}))
+        for key, entries in data.items():  # "sources_ro": the notes in Romanian
+            if key.startswith("sources_"):
+                by_lang.setdefault(key[len("sources_"):], {}).update(entries)
     last = chain[-1]
     return {
         "name": last.get("name", name),
@@ -270,6 +281,7 @@ def preset_info(name: str) -> dict[str, Any]:
         "description": last.get("description", ""),
         "extends": last.get("extends", ""),
         "sources": sources,
+        "sources_by_lang": by_lang,
     }
 
 

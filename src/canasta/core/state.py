@@ -49,6 +49,7 @@ from canasta.core.cards import make_deck
 from canasta.core.data import HandData
 from canasta.core.data import MisdealError as MisdealError
 from canasta.core.data import Phase as Phase
+from canasta.core.eventlog import EventLog
 from canasta.core.events import Event
 from canasta.core.illegal import not_an_action
 from canasta.core.legality import IllegalActionError as IllegalActionError
@@ -118,7 +119,15 @@ class State(HandData):
     and read-only queries are :class:`~canasta.core.data.HandData`'s.
     """
 
-    __slots__ = ()
+    __slots__ = ("_listed", "_listed_log")
+
+    def __init__(self) -> None:
+        # The legal actions last listed for the seat to act (legal_actions(), or view() of
+        # that seat) and the history they were listed at: apply() does not check those very
+        # objects again while the history has not moved on. Not a field of the hand: a copy
+        # starts without (clone() makes its copy through this constructor).
+        self._listed: Sequence[Action] | None = None
+        self._listed_log: EventLog | None = None
 
     # -- construction --------------------------------------------------------------------------
     @classmethod
@@ -183,7 +192,11 @@ class State(HandData):
     def view(self, seat: int) -> View:
         """What ``seat`` may see, with the cards the others know to be in each hand; see
         :class:`canasta.core.view.View` (``view.sample_state(rng)`` deals the rest)."""
-        return make_view(self, seat)
+        view = make_view(self, seat)
+        if seat == self.actor:
+            self._listed = view._actions
+            self._listed_log = self.event_log
+        return view
 
     # -- legal actions (canasta.core.legality) --------------------------------------------------
     def legal_actions(self) -> LegalActions:
@@ -193,8 +206,15 @@ class State(HandData):
         suits per legal way to play (the suit-choice rule, :mod:`canasta.core.actions`);
         ``action in state.legal_actions()`` is :meth:`can`, so it holds for any choice of
         suits actually held. Never changes the state.
+
+        :meth:`apply` trusts the very actions listed here (or in ``view(actor).legal_actions``)
+        without checking them again, until the state moves on; a state whose fields are set by
+        hand must list them again.
         """
-        return LegalActions(self, legality.legal_actions(self))
+        actions = legality.legal_actions(self)
+        self._listed = actions
+        self._listed_log = self.event_log
+        return LegalActions(self, actions)
 
     def verify(self, action: Action | str) -> None:
         """Raise when ``action`` (an action, or its text as :func:`parse_action
@@ -239,6 +259,10 @@ class State(HandData):
         ``Melded``, ...); what it set off (an opening completed, red threes laid out, the end
         of the hand with its score sheet) follows it in ``state.events``.
 
+        An action that is one of the very objects :meth:`legal_actions` (or ``view(actor)``)
+        listed for this state, the state unchanged since, is applied without checking it
+        again; any other value (an equal action built elsewhere included) is checked first.
+
         Raises:
             IllegalActionError: the action breaks a rule (named in ``.rule``); the state is
                 unchanged.
@@ -248,7 +272,15 @@ class State(HandData):
         """
         if isinstance(action, str):
             action = parse_action(action)
-        legality.verify(self, action)
+        try:
+            listed = self._listed
+            trusted = (listed is not None and self._listed_log is self.event_log
+                       and _among(action, listed))
+        except AttributeError:  # made without __init__ (State.__new__): nothing listed
+            trusted = False
+        if not trusted:
+            legality.verify(self, action)
+        self._listed = None
         seat = self.actor
         event: Event
         if isinstance(action, Draw):
@@ -288,6 +320,15 @@ class State(HandData):
         """A sequence of melds, lay-offs and a final discard with which the player to act goes
         out this turn, or None (see :func:`canasta.core.goingout.going_out_plan`)."""
         return goingout.going_out_plan(self)
+
+
+def _among(action: object, listed: Sequence[Action]) -> bool:
+    """Is ``action`` one of the very objects of ``listed`` (identity, not equality: an equal
+    action built elsewhere is checked as any other)?"""
+    for a in listed:
+        if a is action:
+            return True
+    return False
 
 
 #: What one seat may see of a :class:`State` (:class:`canasta.core.view.View`).

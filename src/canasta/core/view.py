@@ -33,7 +33,8 @@ from canasta.core.blanking import blank as blank
 from canasta.core.blanking import provisional_info, table_start, unseen_counts
 from canasta.core.cards import NUM_CODES, display_cards
 from canasta.core.data import HandData, Phase, opening_minimums
-from canasta.core.events import Event, EventLog, events_of, seen_by
+from canasta.core.eventlog import EventLog, events_of, seen_by
+from canasta.core.events import Event
 from canasta.core.legality import legal_actions
 from canasta.core.melds import RED3
 from canasta.core.rules import Rules

@@ -21,6 +21,19 @@ from canasta.core.state import View
 #: The mask's dtype (PettingZoo's classic games use int8 masks).
 INT8 = np.dtype(np.int8)
 
+#: One writer per rule set and player count, shared by the masks of every environment of
+#: that game (the ids are the same, and a vectorised learner makes many environments: each
+#: but the first starts with the id caches warm).
+_WRITERS: dict[tuple[object, int], MaskWriter] = {}
+
+
+def _writer(codec: ActionCodec) -> MaskWriter:
+    key = (codec.rules, codec.players)
+    writer = _WRITERS.get(key)
+    if writer is None or writer.codec.keys != codec.keys:
+        writer = _WRITERS[key] = MaskWriter(codec)
+    return writer
+
 
 class ActionMask:
     """Masks over the ids of ``codec``.
@@ -31,8 +44,9 @@ class ActionMask:
 
     def __init__(self, codec: ActionCodec) -> None:
         self.codec = codec
-        #: The compiled writer that fills the bytes (:class:`~canasta.core.features.MaskWriter`).
-        self.writer = MaskWriter(codec)
+        #: The compiled writer that fills the bytes (:class:`~canasta.core.features.MaskWriter`),
+        #: shared with the other masks of the same rules and player count.
+        self.writer = _writer(codec)
 
     def mask(self, actions: Iterable[Action]) -> tuple[np.ndarray, dict[int, Action]]:
         """The mask of ``actions`` (``int8``, shape ``(codec.size,)``, 1 at each action's id)

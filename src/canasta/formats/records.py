@@ -51,6 +51,7 @@ _TOP_KEYS = frozenset({
 })
 _HAND_KEYS = frozenset({
     "dealer", "deck", "start", "scores_before", "actions", "end_reason", "sheets", "deal",
+    "stand_ins",
 })
 
 
@@ -249,6 +250,9 @@ def replay_steps(data: Any, source: str = "record") -> Iterator[Step]:
             r.only_keys(deal, frozenset({"commitment", "seed", "nonce"}), f"{where}.deal")
             for key in ("commitment", "seed", "nonce"):
                 r.str_(r.key(deal, key, f"{where}.deal"), f"{where}.deal.{key}")
+        for k, seat in enumerate(r.list_(hand.get("stand_ins", []), f"{where}.stand_ins")):
+            # the seats a bot played for their person in this hand (a server's record)
+            r.int_(seat, f"{where}.stand_ins[{k}]", 0, players - 1)
         actions = r.list_(r.key(hand, "actions", where), f"{where}.actions")
         if i > 0:
             if not match.state.is_over:

@@ -7,12 +7,15 @@ once the engine provides them, the values that broke it (``.values``). The catal
 one text per rule id (``refusal.<rule id>``, spaces as ``_``); its placeholders are filled
 from the rules in play (:func:`refusal_values`) and from ``.values``.
 
-The quotes are data (``quotes.json``: rule id -> variant -> ``{"seed", "quote"}``), copied
-exactly from the seed texts (``../shared/seeds/``): international cites seed 002, canastone
-000, classic_italian 001 (or 000 where 001 is silent, since it extends Canastone: the text
-then says so), brazilian 003, romanian 004. A quote stays in the seed's language; the text says
-which seed it is. The engine's own English reasons (``IllegalActionError.reason``) quote no
-seed, since they are the same for every variant.
+The quotes are data (``quotes.json``: rule id -> variant -> ``{"seed", "quote", "english"}``),
+copied exactly from the seed texts (``../shared/seeds/``): international cites seed 002,
+canastone 000, classic_italian 001 (or 000 where 001 is silent, since it extends Canastone:
+the text then says so), brazilian 003, romanian 004. A quote stays in the seed's language; the
+text says which seed it is, and an English reader gets ``english`` beside it: a literal
+rendering, word for word (the seed's own game words in brackets where the field's
+English term replaces them: "stock [tallone]", "wild cards [valori, values]"), every number
+and every cut ("...") kept. The engine's own English reasons
+(``IllegalActionError.reason``) quote no seed, since they are the same for every variant.
 """
 
 from __future__ import annotations
@@ -59,6 +62,12 @@ def seed_quote(rule: str, variant: str) -> tuple[str, str] | None:
     text says nothing on it (an engine rule or one taken from another source)."""
     entry = quotes().get(rule, {}).get(variant)
     return None if entry is None else (entry["seed"], entry["quote"])
+
+
+def seed_literal(rule: str, variant: str) -> str | None:
+    """The literal English rendering of :func:`seed_quote`'s sentence, or None."""
+    entry = quotes().get(rule, {}).get(variant)
+    return None if entry is None else entry.get("english")
 
 
 def inherited_from(variant: str, seed: str) -> str | None:
@@ -125,9 +134,11 @@ def refusal_key(rule: str, rules: Rules | None = None, values: dict[str, Any] | 
 def refusal_parts(error: Refusal, rules: Rules,
                   state: HandData | None = None) -> dict[str, Any]:
     """A refusal as data (for the web page, which formats it from its catalogue):
-    ``{"rule", "key", "values", "variant", "seed", "quote", "inherited"}``; ``seed`` and
-    ``quote`` are None where the variant's text is silent on the rule; ``inherited`` names the
-    preset whose text is quoted where it is not the variant's own (else None). ``state``: the
+    ``{"rule", "key", "values", "variant", "seed", "quote", "literal", "seed_language",
+    "inherited"}``; ``seed``, ``quote``, ``literal`` (its English word for word) and
+    ``seed_language`` are None where the variant's text is silent on the rule;
+    ``inherited`` names the preset whose text is quoted where it is not the variant's own
+    (else None). ``state``: the
     state the move was refused in (unchanged by the refusal), for the values of the seat to
     act."""
     values = refusal_values(rules, state)
@@ -144,17 +155,32 @@ def refusal_parts(error: Refusal, rules: Rules,
         "variant": rules.name,
         "seed": found[0] if found else None,
         "quote": found[1] if found else None,
+        "literal": seed_literal(error.rule, rules.name) if found else None,
+        "seed_language": SEED_LANGUAGE.get(found[0]) if found else None,
         "inherited": inherited_from(rules.name, found[0]) if found else None,
     }
 
 
 def quote_text(parts: dict[str, Any], lang: str = DEFAULT) -> str:
     """The seed sentence of :func:`refusal_parts` as shown: ``seed 002: “...”``, or for an
-    inherited rule ``seed 000 (canastone, which this variant extends): “...”``."""
+    inherited rule ``seed 000 (canastone, which this variant extends): “...”``; in English,
+    followed by its literal English (:func:`literal_text`)."""
     if parts["inherited"]:
-        return t("refusal.quote.inherited", lang, seed=parts["seed"], quote=parts["quote"],
+        text = t("refusal.quote.inherited", lang, seed=parts["seed"], quote=parts["quote"],
                  parent=t(f"variant.{parts['inherited']}", lang))
-    return t("refusal.quote", lang, seed=parts["seed"], quote=parts["quote"])
+    else:
+        text = t("refusal.quote", lang, seed=parts["seed"], quote=parts["quote"])
+    literal = literal_text(parts, lang)
+    return f"{text} {literal}" if literal else text
+
+
+def literal_text(parts: dict[str, Any], lang: str = DEFAULT) -> str:
+    """``(word for word: “...”)``: the seed sentence's literal English, for an English
+    reader; empty in the other languages, whose tables speak only their own (a reader of
+    Portuguese gets the rule in Portuguese beside the seed's sentence), and with no quote."""
+    if not parts.get("literal") or lang != "en" or parts.get("seed_language") == lang:
+        return ""
+    return t("seed.literal", lang, literal=parts["literal"])
 
 
 def refusal_text(error: Refusal, rules: Rules, lang: str = DEFAULT,

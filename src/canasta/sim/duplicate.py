@@ -51,7 +51,7 @@ from canasta.core.rules import Rules
 
 __all__ = [
     "DuplicateSetup", "PlayResult", "PairResult", "seatings", "deal_seed", "bot_seed",
-    "play_deal_pair", "run_deal_pairs",
+    "play_deal_pair", "run_deal_pairs", "score_difference",
 ]
 
 #: ``0`` stands for bot *a*, ``1`` for bot *b* in a seating (one entry per side).
@@ -216,6 +216,25 @@ def bot_seed(seed_of_deal: int, seat: int) -> int:
     return seed_of_deal * 64 + seat
 
 
+def score_difference(scores: tuple[int, ...] | list[int], seating: Seating) -> Fraction:
+    """One play's score difference: the mean score of *a*'s sides (``seating[t] == 0``) minus
+    the mean score of *b*'s sides, exact (``scores``: per side, as :attr:`PlayResult.scores`).
+
+    >>> score_difference((120, 40), (1, 0))
+    Fraction(-80, 1)
+
+    Raises:
+        ValueError: ``scores`` and ``seating`` differ in length, or a bot holds no side.
+    """
+    if len(scores) != len(seating):
+        raise ValueError(f"{len(scores)} scores for {len(seating)} sides")
+    mine = [scores[t] for t in range(len(seating)) if seating[t] == 0]
+    theirs = [scores[t] for t in range(len(seating)) if seating[t] == 1]
+    if not mine or not theirs:
+        raise ValueError(f"seating {seating}: each bot needs a side")
+    return Fraction(sum(mine), len(mine)) - Fraction(sum(theirs), len(theirs))
+
+
 def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
           seed_of_deal: int) -> PlayResult:
     match = Match(setup.rules, setup.players, seed=seed_of_deal, team_size=setup.team_size)
@@ -269,9 +288,7 @@ def _play(setup: DuplicateSetup, specs: tuple[str, str], seating: Seating,
             break
         match.next_hand()
     scores = tuple(match.scores) if setup.match else tuple(totals)
-    mine = [scores[t] for t in range(len(teams)) if seating[t] == 0]
-    theirs = [scores[t] for t in range(len(teams)) if seating[t] == 1]
-    diff = Fraction(sum(mine), len(mine)) - Fraction(sum(theirs), len(theirs))
+    diff = score_difference(scores, seating)
     return PlayResult(seating, scores, deck, hands, actions, diff,
                       (tuple(times[0]), tuple(times[1])),
                       tuple(meter.totals) if meter is not None else ())

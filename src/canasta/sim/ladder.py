@@ -4,9 +4,10 @@ each bot takes per decision. A benchmark that prints figures, never a test.
     nice -n 10 python -m canasta.sim.ladder --variants international,classic_italian \\
         --deals 200 --expert-deals 100 --json ladder.json
 
-A *rung* is a pairing ``A/B`` with its target: ``hard/greedy``, ``medium/easy``
-and ``expert:time=1/hard`` (``--expert`` sets the expert's spec), each at least 60% of deal
-pairs; the expert's rung also asks for the 95% interval's lower bound above 50%. Every rung
+A *rung* is a pairing ``A/B`` with its target: ``easy/random``, ``medium/easy``,
+``hard/medium`` and ``expert:time=1/hard`` (``--expert`` sets the expert's spec), each at least
+60% of deal pairs with the 95% interval's lower bound above 50%; ``hard/greedy`` at least 60%.
+A variant may name its player count, ``international:2`` (else ``--players``). Every rung
 is played on each variant with :func:`canasta.sim.duplicate.run_deal_pairs` (the deals of
 ``canasta tournament`` for the same seed: ``--seed``, 1 by default), one deal pair at a time
 in this process, the rungs interleaved deal by deal, so a long run shows its standing after
@@ -56,10 +57,12 @@ class Rung:
     lower_above: float | None = None
 
 
-#: The ladder: each level against the one below it, the expert against hard (the expert's
-#: spec is replaced by ``--expert``).
-RUNGS = (Rung("hard", "greedy"), Rung("medium", "easy"),
-         Rung("expert:time=1", "hard", 0.6, 0.5))
+#: The ladder's rungs and their targets (the expert's spec is replaced by ``--expert``): each
+#: level wins at least 60% of deal pairs against the one below, with the 95% lower bound
+#: above 50%; ``hard/greedy`` is the older check against the greedy bot (60%).
+RUNGS = (Rung("easy", "random", 0.6, 0.5), Rung("medium", "easy", 0.6, 0.5),
+         Rung("hard", "medium", 0.6, 0.5), Rung("expert:time=1", "hard", 0.6, 0.5),
+         Rung("hard", "greedy"))
 
 
 @dataclass
@@ -129,7 +132,8 @@ def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: in
         if deals < 1:
             raise ValueError(f"{rung.a} vs {rung.b}: play at least one deal pair, not {deals}")
         if variant not in setups:
-            setups[variant] = DuplicateSetup(load_preset(variant), players, seed=seed,
+            name, count = _variant(variant, players)
+            setups[variant] = DuplicateSetup(load_preset(name), count, seed=seed,
                                              clock=True, luck=luck)
             setups[variant].check()
     results = [RungResult(rung, variant) for rung, variant, _ in plan]
@@ -153,6 +157,22 @@ def play_ladder(plan: list[tuple[Rung, str, int]], *, players: int = 4, seed: in
         if not results:
             raise
     return results
+
+
+def _variant(variant: str, players: int) -> tuple[str, int]:
+    """``"international:2"`` as ``("international", 2)``; a name alone plays ``players``.
+
+    Raises:
+        ValueError: the player count is not a whole number.
+    """
+    name, _, count = variant.partition(":")
+    if not count:
+        return name, players
+    try:
+        return name, int(count)
+    except ValueError:
+        raise ValueError(f"variant {variant!r}: the player count after ':' must be a whole "
+                         f"number, not {count!r}") from None
 
 
 def _ms(m: float | None) -> str:
@@ -215,14 +235,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m canasta.sim.ladder",
                                  description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--variants", default="international,classic_italian",
-                    help="comma-separated presets (default: %(default)s)")
+                    help="comma-separated presets, each optionally with its player count "
+                         "(international:2; default: %(default)s)")
     ap.add_argument("--deals", type=int, default=200,
                     help="deal pairs of each heuristic rung (default: %(default)s)")
     ap.add_argument("--expert-deals", type=int, default=100,
                     help="deal pairs of the expert's rung (default: %(default)s)")
     ap.add_argument("--expert", default="expert:time=1",
                     help="the expert's spec (default: %(default)s)")
-    ap.add_argument("--rungs", default="hard/greedy,medium/easy,expert/hard",
+    ap.add_argument("--rungs", default="easy/random,medium/easy,hard/medium,expert/hard",
                     help="rungs to play, A/B comma-separated ('expert' is --expert)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
@@ -266,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, previous)
     write(results)
     stopped = [r for r in results if r.stopped]
-    print(f"seed {args.seed}, {args.players} players; command: {command}")
+    counts = {_variant(v, args.players)[1] for _, v, _ in plan}
+    print(f"seed {args.seed}, {'/'.join(map(str, sorted(counts)))} players; command: {command}")
     if stopped:
         print("stopped early: " + ", ".join(f"{r.rung.a} vs {r.rung.b} on {r.variant} after "
                                             f"{len(r.pairs)} deal pairs" for r in stopped))

@@ -24,7 +24,8 @@ HTTP API (JSON; a body is sent with ``Content-Type: application/json``)::
     POST /api/tables/{id}/seats/{seat}/bot  {"token", "level"}: a bot plays that seat
     POST /api/tables/{id}/hint              {"token"}: the best moves of the seat to act
     POST /api/tables/{id}/undo              {"token", "version"}: house rule undo
-    POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table"}
+    POST /api/tables/{id}/rematch           {"token"}: the same seats again -> {"table",
+                                            "token" (the seat's new one, given once), "path"}
     GET  /api/tables/{id}/record            game record of the finished hands (download)
     GET  /api/tables/{id}/hands/{n}/record  the record as stored when hand n finished
     GET  /api/tables/{id}/hands/{n}/review?seat=S  the Review of seat S in finished hand n:
@@ -57,7 +58,8 @@ frame, and more than a seat's or a client's rate (``rate-limited``, 429 with ``R
 :mod:`canasta.web.protocol.limits`).
 
 Pages: ``/`` (create a table) and ``/t/{id}`` (the table; the seat token travels in the URL
-fragment ``#seat=...``, which browsers never send to the server).
+fragment ``#seat=...``, which browsers never send to the server); the optional accounts'
+``/account`` and ``/leaderboard`` with their API (:mod:`canasta.web.accounts.routes`).
 """
 
 from __future__ import annotations
@@ -81,11 +83,13 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import canasta.web.accounts.routes as accounts
 import canasta.web.offline as offline
 import canasta.web.protocol.answers as a
 import canasta.web.protocol.fields as fields
 import canasta.web.protocol.messages as p
 import canasta.web.scorepad.routes as scorepad
+import canasta.web.tournaments.routes as tournaments
 from canasta import i18n
 from canasta.web.dispatch import Context, Dispatcher, client_of, error_responses, respond
 from canasta.web.headers import catalogue_response
@@ -485,7 +489,9 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
             await manager.detach(table, conn)
 
     app.include_router(scorepad.router(dispatcher, store))
+    app.include_router(tournaments.router(dispatcher, store))
     app.include_router(offline.router(i18n.languages()))
+    app.include_router(accounts.router(dispatcher))  # canasta.web.accounts
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def openapi() -> dict[str, Any]:

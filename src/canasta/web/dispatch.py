@@ -57,7 +57,7 @@ class Context:
 
     Attributes:
         table_id: the table (None: not about a table).
-        token: the seat's token (None: a spectator or nobody).
+        token: the seat's token, or a scorepad's keeper key (None: a spectator or nobody).
         client: the client's address, the key of per-client limits.
         base_url: ``http://host:port`` of the request, for the links of a new table.
         seat: over the WebSocket, the connection's seat (None: a spectator).
@@ -266,8 +266,9 @@ class Dispatcher:
         return await self.manager.hint(self._table_id(ctx), ctx.token)
 
     async def _rematch(self, req: Rematch, ctx: Context) -> dict[str, Any]:
-        new = await self.manager.rematch(self._table_id(ctx), ctx.token)
-        return {"table": new, "path": f"/t/{new}"}
+        new, token = await self.manager.rematch(self._table_id(ctx), ctx.token)
+        return {"type": "rematched", "table": new, "token": token,
+                "path": f"/t/{new}#seat={token}"}
 
     async def _ping(self, req: Ping, ctx: Context) -> dict[str, Any]:
         table = await self.manager.get(self._table_id(ctx))

@@ -19,6 +19,16 @@ removes what it made: the SQLite file, or the PostgreSQL database it created nex
 ``--db`` (a fresh one per run, dropped at the end), and nothing stays in Redis (pub/sub
 keeps nothing).
 
+``--rated K`` makes the first K tables rated matches (canasta.web.accounts): each is created
+by an account of its own (registered at the start, signed in with its cookies), its person's
+seat then given to a bot like the others'; when such a match ends, the benchmark asks for its
+standing, which settles it (the ratings move once, whichever process is asked), and the
+account starts the next rated match. The figures add the rated matches settled, the
+milliseconds of each settling request, and of reading the leaderboard at the end.
+``--tournament`` plays one duplicate tournament of N tables instead, every seat a bot, to its
+standings (:mod:`canasta.web.tournaments.load`: the seconds to make its tables and to play
+each round, the moves per second, the latency of reading its results).
+
 The bots are ``greedy`` by default (``--level``): the cheapest bot that plays real canasta,
 so that the figures measure the server (storing, broadcasting, the views) rather than a
 search; a level that searches costs its thinking on top (in the server's bot threads).
@@ -120,9 +130,38 @@ class Server:
                 self.proc.wait(10)
 
 
+class Account:
+    """A signed-in account of the load (its cookies; every POST with the CSRF token)."""
+
+    def __init__(self, server: Server) -> None:
+        import http.cookiejar
+
+        self.base = server.base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = self.call("GET", "/api/accounts/me")[1]["csrf"]
+        status, data = self.call("POST", "/api/accounts/register",
+                                 {"name": f"load {secrets.token_hex(6)}",
+                                  "password": secrets.token_urlsafe(12)})
+        if status != 201:
+            raise RuntimeError(f"could not register: {status} {data}")
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if method == "POST":
+            req.add_header("X-CSRF-Token", self.csrf)
+        try:
+            with self.opener.open(req, timeout=30) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+
+
 @dataclass
 class Watch:
-    """One table and its spectator."""
+    """One table and its spectator (and, at a rated table, its account)."""
 
     server: Server
     table: str
@@ -131,6 +170,8 @@ class Watch:
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
     dealing: bool = False
+    account: Account | None = None
+    settled: list[float] = field(default_factory=list)
 
 
 @contextlib.contextmanager
@@ -158,11 +199,19 @@ def _database(db: str | None, processes: int, work: Path) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _new_table(server: Server, level: str) -> tuple[str, str]:
-    """A four-player table whose seats bots play (the person's seat given to a bot)."""
-    status, data = _request(server.base, "POST", "/api/tables", {
-        "variant": "international", "players": 4,
-        "seats": [{"type": "human", "name": "Load"}] + [{"type": "bot", "level": level}] * 3})
+def _new_table(server: Server, level: str,
+               account: Account | None = None) -> tuple[str, str]:
+    """A four-player table whose seats bots play (the person's seat given to a bot); with
+    ``account``, a rated match of that account."""
+    if account is None:
+        status, data = _request(server.base, "POST", "/api/tables", {
+            "variant": "international", "players": 4,
+            "seats": [{"type": "human", "name": "Load"}] + [{"type": "bot", "level": level}]
+            * 3})
+    else:
+        status, data = account.call("POST", "/api/accounts/tables", {
+            "variant": "international", "players": 4,
+            "seats": [{"type": "human"}] + [{"type": "bot", "level": level}] * 3})
     if status != 201:
         raise RuntimeError(f"could not create a table: {status} {data}")
     table, token = data["table"], data["seats"][0]["token"]
@@ -210,7 +259,14 @@ async def _next(watch: Watch, text: str, level: str) -> None:
     try:
         msg = json.loads(text)
         if msg["match"]["over"]:
-            table, token = await asyncio.to_thread(_new_table, watch.server, level)
+            if watch.account is not None:  # the standing settles the rated match
+                began = time.monotonic()
+                status, info = await asyncio.to_thread(
+                    watch.account.call, "GET", f"/api/accounts/tables/{watch.table}")
+                if status == 200 and info.get("status") == "settled":
+                    watch.settled.append(time.monotonic() - began)
+            table, token = await asyncio.to_thread(_new_table, watch.server, level,
+                                                   watch.account)
             watch.table, watch.token, watch.version = table, token, 0
             return
         await asyncio.to_thread(_request, watch.server.base, "POST",
@@ -254,6 +310,17 @@ def verify(db: str) -> tuple[int, list[str]]:
     return len(ids), broken
 
 
+def _stored_actions(db: str, table_ids: list[str]) -> int:
+    """Actions stored at these tables (the moves of a tournament's run)."""
+    from canasta.web.storage.store import Store
+
+    store = Store(db)
+    try:
+        return sum(len(store.actions(t)) for t in table_ids)
+    finally:
+        store.dispose()
+
+
 def _quantile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -263,11 +330,16 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 async def _run(servers: list[Server], tables: int, seconds: float, warmup: float,
-               level: str, bot_delay: float) -> dict[str, Any]:
+               level: str, bot_delay: float, rated: int = 0) -> dict[str, Any]:
+    accounts = await asyncio.gather(*[asyncio.to_thread(Account, servers[i % len(servers)])
+                                      for i in range(min(rated, tables))])
     made = await asyncio.gather(*[
-        asyncio.to_thread(_new_table, servers[i % len(servers)], level)
+        asyncio.to_thread(_new_table, servers[i % len(servers)], level,
+                          accounts[i] if i < len(accounts) else None)
         for i in range(tables)])
-    watches = [Watch(servers[i % len(servers)], t, tok) for i, (t, tok) in enumerate(made)]
+    watches = [Watch(servers[i % len(servers)], t, tok,
+                     account=accounts[i] if i < len(accounts) else None)
+               for i, (t, tok) in enumerate(made)]
     measuring = [False]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(_spectate(w, measuring, stop, level)) for w in watches]
@@ -286,6 +358,12 @@ async def _run(servers: list[Server], tables: int, seconds: float, warmup: float
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(x * 1000 for w in watches for x in w.latencies)
     moves = sum(w.moves for w in watches)
+    settled = sorted(x * 1000 for w in watches for x in w.settled)
+    board_ms = float("nan")
+    if accounts:
+        began = time.monotonic()
+        await asyncio.to_thread(accounts[0].call, "GET", "/api/leaderboard/international")
+        board_ms = (time.monotonic() - began) * 1000
     return {
         "tables": tables, "processes": len(servers), "seconds": round(elapsed, 1),
         "level": level, "bot_delay": bot_delay, "moves": moves,
@@ -295,6 +373,9 @@ async def _run(servers: list[Server], tables: int, seconds: float, warmup: float
         "p99_ms": round(_quantile(lat, 0.99), 1), "samples": len(lat),
         "server_cpu": [round(c, 2) for c in cpu], "client_cpu": round(mine, 2),
         "load_average": round(load, 1),
+        "rated": len(accounts), "rated_settled": len(settled),
+        "settle_p50_ms": round(_quantile(settled, 0.50), 1),
+        "leaderboard_ms": round(board_ms, 1),
     }
 
 
@@ -311,8 +392,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--redis", default=None, help="redis://... (needed by several processes)")
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds per bot move (0.6)")
     p.add_argument("--level", default="greedy", help="the bots' level (greedy)")
+    p.add_argument("--rated", type=int, default=0,
+                   help="of the tables, this many are rated matches of accounts (0)")
     p.add_argument("--no-ws-deflate", action="store_true",
                    help="servers do not compress WebSocket messages")
+    p.add_argument("--tournament", action="store_true",
+                   help="one duplicate tournament of --tables tables instead")
+    p.add_argument("--rounds", type=int, default=1, help="with --tournament: rounds (1)")
+    p.add_argument("--deals", type=int, default=1, help="with --tournament: deals a round (1)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON only")
     a = p.parse_args(argv)
     if a.processes > 1 and not a.redis:
@@ -327,8 +414,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             try:
                 for server in servers:
                     server.wait_ready()
-                result = asyncio.run(_run(servers, a.tables, a.seconds, a.warmup, a.level,
-                                          a.bot_delay))
+                if a.tournament:
+                    from canasta.web.tournaments import load
+
+                    result = load.run(servers, a.tables, rounds=a.rounds, deals=a.deals,
+                                      level=a.level, bot_delay=a.bot_delay)
+                    result["moves"] = _stored_actions(db, result.pop("table_ids"))
+                    result["moves_per_s"] = round(result["moves"] / result["seconds"], 1)
+                else:
+                    result = asyncio.run(_run(servers, a.tables, a.seconds, a.warmup,
+                                              a.level, a.bot_delay, a.rated))
             finally:
                 for server in servers:
                     server.stop()
@@ -344,6 +439,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result["tables_broken"] = broken
     if a.json:
         print(json.dumps(result))
+    elif a.tournament:
+        print(f"tournament of {a.tables} tables, {a.processes} process(es), {a.rounds} "
+              f"round(s) of {a.deals} deal(s), bots {a.level} at {a.bot_delay} s a move: "
+              f"{result['seconds']} s in all, tables made in {result['tables_created_s']} s, "
+              f"rounds {result['round_s']} s; {result['moves_per_s']} bot moves/s of at most "
+              f"{result['most_moves_per_s']}; results read in p50 {result['view_p50_ms']} "
+              f"ms, p95 {result['view_p95_ms']} ms ({result['view_bytes']} bytes); "
+              f"{result['deal_pairs']} of {result['deal_pairs_expected']} deal pairs scored; "
+              f"CPU: servers {result['server_cpu']}; {len(errors)} error lines in the logs; "
+              f"{checked} stored tables replayed, {len(broken)} broken")
     else:
         print(f"{a.tables} tables, {a.processes} process(es), {result['seconds']} s "
               f"(bots {a.level}, {a.bot_delay} s per move): {result['moves_per_s']} bot "
@@ -353,6 +458,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"{result['server_cpu']}, this client {result['client_cpu']} cores; load "
               f"average {result['load_average']}; {len(errors)} error lines in the logs; "
               f"{checked} stored tables replayed, {len(broken)} broken")
+        if result["rated"]:
+            print(f"rated: {result['rated']} accounts, {result['rated_settled']} matches "
+                  f"settled (p50 {result['settle_p50_ms']} ms a settling request), "
+                  f"leaderboard read in {result['leaderboard_ms']} ms")
     return result
 
 

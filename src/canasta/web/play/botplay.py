@@ -47,10 +47,17 @@ class BotPlay:
         """Apply, store and broadcast ``actions`` (the service's)."""
         raise NotImplementedError
 
+    async def _mark_stand_in(self, table: Table, first: int, last: int) -> None:
+        """Store that the moves of versions ``first`` to ``last`` were made by a bot standing
+        in for the seat's person (the service's)."""
+        raise NotImplementedError
+
     def _bot_seat(self, table: Table) -> int | None:
         state = table.game.state
-        if state.is_over or not table.owned or table.status != "playing" or table.paused \
-                or not people_present(table, self.idle_after):
+        if state.is_over or not table.owned or table.status != "playing" or table.paused:
+            return None
+        # a tournament's table plays on without its people: the round must end
+        if not table.settings.tournament and not people_present(table, self.idle_after):
             return None
         seat = table.seats[state.actor]
         return seat.seat if seat.controller == "bot" else None
@@ -104,6 +111,8 @@ class BotPlay:
                     self.stats["bot_moves"] += 1
                     if table.seats[seat].kind == "human":
                         log_stand_in(table, table.seats[seat], [action.text()])
+                        # stored, so that the match record says which hands a bot played
+                        await self._mark_stand_in(table, seen + 1, table.version)
                 except WebError as exc:
                     if exc.code == "stale":
                         continue

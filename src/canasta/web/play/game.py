@@ -124,7 +124,8 @@ def record_of(data: TableData, names: list[str], upto: int | None = None) -> dic
                    "end_reason": h.end_reason,
                    "sheets": [{k: v for k, v in s.items() if k != "codes"}
                               for s in h.sheets or []],
-                   **({"deal": revealed_deal(deals[h.number])} if h.number in deals else {})}
+                   **({"deal": revealed_deal(deals[h.number])} if h.number in deals else {}),
+                   **({"stand_ins": list(h.stand_ins)} if h.stand_ins else {})}
                   for h in done],
         "scores": scores, "winner": winner,
     }
@@ -143,7 +144,8 @@ class Game:
     messages of the current version share."""
 
     def __init__(self, match: Match, names: list[str],
-                 deals: dict[int, DealProof] | None = None) -> None:
+                 deals: dict[int, DealProof] | None = None,
+                 stand_in_hands: dict[int, set[int]] | None = None) -> None:
         self.match = match
         self.names = names
         #: the secrets each hand was shuffled from, by hand number (canasta.core.dealproof):
@@ -164,14 +166,18 @@ class Game:
         #: the processes that saw the moves, not stored.
         self.stand_ins: frozenset[int] = frozenset()
         self.by_bot: set[int] = set()
+        #: hand number -> the seats a bot played for their person in it (stored with the
+        #: moves: the results and the record say which hands a bot played)
+        self.stand_in_hands: dict[int, set[int]] = dict(stand_in_hands or {})
 
     @classmethod
     def new(cls, rules: Rules, players: int, team_size: int | None,
-            names: list[str]) -> Game:
+            names: list[str], proof: DealProof | None = None) -> Game:
         """A new match. Each hand is shuffled from secrets of its own
-        (:class:`DealProof`), committed to before the hand and revealed after it; the
+        (:class:`DealProof`; ``proof``: the first hand's, a tournament's deal shared by its
+        tables, else fresh ones), committed to before the hand and revealed after it; the
         match's own seed (never used to deal here) never leaves the server."""
-        proof = DealProof.fresh()
+        proof = proof or DealProof.fresh()
         zeros = (0,) * len(rules.teams(players, team_size))
         deck = deck_from_seed(rules, players, proof.seed, dealer=0, scores=zeros,
                               team_size=team_size)
@@ -191,7 +197,8 @@ class Game:
         seed = data.seed if data.seed is not None else secrets.randbits(62)
         match = Match.resume(rules, data.players, [hand_record_of(h) for h in data.hands],
                              seed=seed, team_size=data.team_size)
-        return cls(match, names, deals_of(data.hands))
+        return cls(match, names, deals_of(data.hands),
+                   {h.number: set(h.stand_ins) for h in data.hands if h.stand_ins})
 
     @property
     def rules(self) -> Rules:
@@ -214,9 +221,11 @@ class Game:
         a hand it ends is scored."""
         state = self.state
         before, by_bot = len(state.events), state.actor in self.stand_ins
+        seat, hand = state.actor, self.hand_number
         event = self.match.apply(action)
         if by_bot:
             self.by_bot.update(range(before, len(state.events)))
+            self.stand_in_hands.setdefault(hand, set()).add(seat)
         if self.state.is_over:
             self.finish_hand()
         return event
@@ -233,12 +242,12 @@ class Game:
         if self.state.is_over and not self.match.record.sheets:
             self.match.finish_hand()
 
-    def next_hand(self) -> HandData:
+    def next_hand(self, proof: DealProof | None = None) -> HandData:
         """Deal the next hand (:meth:`Match.next_hand`: the next dealer, a shuffle from new
-        secrets of its own, :class:`DealProof`, misdeals dealt again); returns its stored
-        form."""
+        secrets of its own, :class:`DealProof`, or from ``proof``, misdeals dealt again);
+        returns its stored form."""
         match = self.match
-        proof = DealProof.fresh()
+        proof = proof or DealProof.fresh()
         deck = deck_from_seed(self.rules, match.players, proof.seed,
                               dealer=(match.dealer + 1) % match.players, scores=match.scores,
                               team_size=match.team_size)
@@ -371,6 +380,8 @@ class Game:
                                        for code, values in s.codes] for s in rec.sheets]})
                 if number in self.deals:
                     out[-1]["deal"] = revealed_deal(self.deals[number])
+                if self.stand_in_hands.get(number):
+                    out[-1]["stand_ins"] = sorted(self.stand_in_hands[number])
         self._sheets = (done, out)
         return out
 

@@ -24,9 +24,12 @@ from canasta.web.play.settings import TableSettings
 from canasta.web.protocol.errors import WebError
 from canasta.web.storage.models import SeatData
 
-__all__ = ["MAX_NAME", "Connection", "Seat", "Table", "hash_token"]
+__all__ = ["MAX_NAME", "UNCLAIMED", "Connection", "Seat", "Table", "hash_token"]
 
 MAX_NAME = 24
+#: The token hash of a rematch's human seat until its player asks for the new link: no
+#: token hashes to it (a hash is 64 hex digits), so no link opens the seat meanwhile.
+UNCLAIMED = "unclaimed"
 
 
 def hash_token(token: str) -> str:
@@ -116,12 +119,25 @@ class Table:
         """Who the table waits for: ``"bot"``, ``"human"``, ``"deal"`` (the next hand)
         or ``"over"`` (stored with every change, so that bots resume without loading every
         table)."""
-        if self.status != "playing" or self.game.match.is_over:
+        if self.status != "playing" or self.match_over:
             return "over"
         state = self.game.state
         if state.is_over:
             return "deal"
         return "bot" if self.seats[state.actor].controller == "bot" else "human"
+
+    @property
+    def match_over(self) -> bool:
+        """The match is over: a side reached the target, or the table has played the hands
+        it was made for (``settings.hands``, a duplicate tournament's deals)."""
+        return self.game.match.is_over or self.hands_done
+
+    @property
+    def hands_done(self) -> bool:
+        """The table was made for ``settings.hands`` hands and has finished them all."""
+        limit = self.settings.hands
+        match = self.game.match
+        return bool(limit) and len(match.hands) >= limit and bool(match.record.sheets)
 
     def seat_of(self, token: Any) -> int:
         """The seat whose token this is.
@@ -185,7 +201,7 @@ class Table:
                 "scores": list(match.scores),
                 "target": game.rules.target(match.players),
                 "winner": match.winner,
-                "over": match.is_over,
+                "over": self.match_over,
                 "hands": game.sheets_json(),
             },
             "records": [h["hand"] for h in game.sheets_json()],

@@ -333,6 +333,14 @@ class TableService(BotPlay):
                                           "discard to end it")
 
     # -- the one path of a move ------------------------------------------------------------
+    async def _mark_stand_in(self, table: Table, first: int, last: int) -> None:
+        """Mark the stored moves ``first`` to ``last`` a stand-in bot's (a failure only costs
+        the record's note, never the move)."""
+        try:
+            await self.db(self.store.mark_stand_in, table.id, first, last)
+        except Exception as exc:
+            log.warning("table %s: stand-in moves not marked (%s)", table.id, exc)
+
     async def _commit(self, table: Table, seat: int, actions: list[Action]) -> None:
         """Apply (in the engine's threads, with the views the messages will need), store,
         then broadcast and publish (under the table's lock).
@@ -351,6 +359,8 @@ class TableService(BotPlay):
                                                            actions, seats)
             except Refused as exc:
                 raise illegal_error(exc.error, game.rules, game.state) from None
+            if finished is not None and table.hands_done:
+                finished.match_over = True  # the last hand the table was made for
             if finished is not None and finished.match_over:
                 table.status = "over"
             at = time.time()
@@ -405,7 +415,7 @@ class TableService(BotPlay):
                                               [item[1] for item in actions])
                     table.version = version
                     table.changed_at = float(message.get("at") or time.time())
-                    if table.game.match.is_over:
+                    if table.match_over:
                         table.status = "over"
                     self._after_move(table, seat, event)
                     self.stats["mirrored"] += 1

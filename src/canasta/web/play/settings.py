@@ -18,7 +18,7 @@ from canasta.bots import BOTS, parse_spec
 #: The levels the lobby offers, weakest first (canasta.bots.registry names; the page shows
 #: them by their catalogue names ``ui.level_<name>``).
 LEVELS = ("easy", "medium", "hard", "expert")
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = "hard"
 #: Seconds of a turn clock: 0 (off) or within these bounds.
 MIN_CLOCK = 1
 MAX_CLOCK = 3600
@@ -72,6 +72,11 @@ class TableSettings:
         chat: ``"presets"`` (preset phrases only) or ``"free"`` (free text too), chosen by
             the host; a rated or tournament table has presets only (canasta.web.play.chat).
         rematch: the id of the table of the rematch, once one is asked for.
+        hands: hands the match lasts (0: until a side reaches the target); a duplicate
+            tournament's tables play its deals of the round and stop.
+        tournament: the id of the duplicate tournament the table belongs to (None: none);
+            its hands are dealt from the tournament's deals
+            (:mod:`canasta.web.tournaments`).
     """
 
     clock: float = 0
@@ -81,12 +86,18 @@ class TableSettings:
     public: bool = False
     rematch: str | None = None
     chat: str = "presets"
+    hands: int = 0
+    tournament: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         # field by field: dataclasses.asdict deep-copies, and every message carries these
-        return {"clock": self.clock, "level": self.level, "hints": self.hints,
-                "undo": self.undo, "public": self.public, "rematch": self.rematch,
-                "chat": self.chat}
+        out: dict[str, Any] = {"clock": self.clock, "level": self.level, "hints": self.hints,
+                               "undo": self.undo, "public": self.public,
+                               "rematch": self.rematch, "chat": self.chat}
+        if self.tournament:  # a tournament's table only: other tables read as before
+            out["hands"] = self.hands
+            out["tournament"] = self.tournament
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> TableSettings:

@@ -14,18 +14,20 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from canasta.bots import make_bot
 from canasta.core.actions import Action
+from canasta.core.dealproof import DealProof
 from canasta.core.rules import PRESETS, RulesError, load_preset, preset_options
 from canasta.core.state import IllegalActionError
 from canasta.i18n.catalogue import DEFAULT, t
 from canasta.web.play.assist import AssistedService
 from canasta.web.play.connections import Connection
 from canasta.web.play.game import Game, record_of, rules_json
-from canasta.web.play.seats import MAX_NAME, Seat, Table, hash_token
+from canasta.web.play.seats import MAX_NAME, UNCLAIMED, Seat, Table, hash_token
 from canasta.web.play.settings import (
     LEVELS,
     BotSpecError,
@@ -97,7 +99,15 @@ def _seats(seat_specs: Any, players: int, public: bool, lang: Any = DEFAULT) -> 
 
 
 class TableManager(AssistedService):
-    """All live tables of one server (see :class:`canasta.web.play.service.TableService`)."""
+    """All live tables of one server (see :class:`canasta.web.play.service.TableService`).
+
+    ``deal_source``: where the secrets of a table's next hand come from when they are not
+    drawn fresh (a duplicate tournament's tables share their deals,
+    :mod:`canasta.web.tournaments`): called with the table and the number of the hand to
+    deal, it returns them, or None for fresh ones.
+    """
+
+    deal_source: Callable[[Table, int], Awaitable[DealProof | None]] | None = None
 
     # -- creating a table ------------------------------------------------------------------
     async def create(self, spec: Any) -> tuple[Table, list[str | None]]:
@@ -157,12 +167,14 @@ class TableManager(AssistedService):
 
     async def _new_table(self, rules: Any, variant: str, options: dict[str, Any],
                          players: int, team_size: int | None, seats: list[Seat],
-                         settings: Any, table_id: str | None = None) -> Table:
-        """Deal the first hand (in a thread: a deal may be dealt again after misdeals),
-        store the table (under ``table_id``, or a new id) and start it."""
+                         settings: Any, table_id: str | None = None,
+                         proof: DealProof | None = None) -> Table:
+        """Deal the first hand (in a thread: a deal may be dealt again after misdeals; from
+        ``proof`` when given), store the table (under ``table_id``, or a new id) and start
+        it."""
         names = [s.name for s in seats]
         try:
-            game = await self.think(Game.new, rules, players, team_size, names)
+            game = await self.think(Game.new, rules, players, team_size, names, proof)
         except WebError:
             raise  # the deal ran past the engine's budget
         except Exception as exc:  # a rule value that cannot deal (refused, not a crash)
@@ -239,6 +251,20 @@ class TableManager(AssistedService):
             await self._commit(table, seat, plan)
             return await self.state_of(table, seat)
 
+    async def new_table(self, rules: Any, variant: str, options: dict[str, Any],
+                        players: int, team_size: int | None, seats: list[Seat],
+                        settings: TableSettings, table_id: str,
+                        proof: DealProof | None = None) -> Table:
+        """A table made by the server itself (a tournament's): ``seats`` as they are (bots
+        only is allowed, tokens already hashed), the first hand dealt from ``proof``.
+
+        Raises:
+            WebError: ``bad-rules`` (the rules do not deal), ``paused``; the database's
+                error when ``table_id`` is taken.
+        """
+        return await self._new_table(rules, variant, options, players, team_size, seats,
+                                     settings, table_id, proof)
+
     async def next_hand(self, table_id: str, token: Any, version: Any) -> dict[str, Any]:
         """Deal the next hand (any seated person may, once the hand is scored)."""
         table = await self.get(table_id)
@@ -246,37 +272,61 @@ class TableManager(AssistedService):
             seat = table.seat_of(token)
             await self.fresh(table, version)
             self._check_version(table, version)
-            game = table.game
-            if not game.state.is_over:
-                raise WebError("not-allowed", "the hand is still being played")
-            if game.match.is_over:
-                raise WebError("not-allowed", "the match is over")
-            seen = table.version
-            try:
-                # Match deals (the next dealer, a shuffle from the table's secret seed,
-                # misdeals dealt again), in a thread
-                hand = await self.engine(table, game.next_hand)
-                at = time.time()
-                await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
-            except WebError:
-                raise  # paused
-            except Exception as exc:
-                log.warning("table %s: new hand not stored (%s)", table.id, exc)
-                with contextlib.suppress(Exception):
-                    await self.refresh(table, rebuild=True)
-                if table.version != seen:
-                    self._changed(table)
-                    raise WebError("stale", "the table has moved on: look again") from None
-                raise WebError("storage", "the new hand could not be stored") from None
-            table.version = seen + 1
-            table.changed_at = at
-            table.undo_mark = None
-            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
-            me = table.seats[seat]
-            if me.away:  # dealing is a sign of life: the person plays their seat again
-                await self._set_controller(table, me, "human", me.level)
-            self._changed(table)
+            await self._deal_next(table, seat)
             return await self.state_of(table, seat)
+
+    async def deal_next(self, table_id: str) -> bool:
+        """Deal the next hand of a table whose hand is scored, for nobody in particular (a
+        tournament's tables go on by themselves); returns whether it dealt (False: the hand
+        is in play, the match is over, or another process dealt first)."""
+        table = await self.get(table_id)
+        async with table.lock:
+            await self.refresh(table)
+            if not table.game.state.is_over or table.match_over or table.status != "playing":
+                return False
+            try:
+                await self._deal_next(table, None)
+            except WebError as exc:
+                if exc.code in ("stale", "not-allowed"):
+                    return False
+                raise
+            return True
+
+    async def _deal_next(self, table: Table, seat: int | None) -> None:
+        """The next hand, dealt and stored (under the table's lock)."""
+        game = table.game
+        if not game.state.is_over:
+            raise WebError("not-allowed", "the hand is still being played")
+        if table.match_over:
+            raise WebError("not-allowed", "the match is over")
+        seen = table.version
+        proof = None
+        if self.deal_source is not None:
+            proof = await self.deal_source(table, game.hand_number + 1)
+        try:
+            # Match deals (the next dealer, a shuffle from the table's secret seed,
+            # misdeals dealt again), in a thread
+            hand = await self.engine(table, game.next_hand, proof)
+            at = time.time()
+            await self.db(self.store.append_hand, table.id, seen, hand, table.turn(), at)
+        except WebError:
+            raise  # paused
+        except Exception as exc:
+            log.warning("table %s: new hand not stored (%s)", table.id, exc)
+            with contextlib.suppress(Exception):
+                await self.refresh(table, rebuild=True)
+            if table.version != seen:
+                self._changed(table)
+                raise WebError("stale", "the table has moved on: look again") from None
+            raise WebError("storage", "the new hand could not be stored") from None
+        table.version = seen + 1
+        table.changed_at = at
+        table.undo_mark = None
+        self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
+        me = None if seat is None else table.seats[seat]
+        if me is not None and me.away:  # dealing is a sign of life: the person is back
+            await self._set_controller(table, me, "human", me.level)
+        self._changed(table)
 
     # -- the lobby -------------------------------------------------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
@@ -322,38 +372,70 @@ class TableManager(AssistedService):
             self._changed(table)
             return table, token
 
-    async def rematch(self, table_id: str, token: Any) -> str:
-        """A new match with the same seats, settings and rules once this one is over; every
-        person's link works at the new table with the same token. Returns its id (the same
-        one to everyone who asks)."""
+    async def rematch(self, table_id: str, token: Any) -> tuple[str, str]:
+        """A new match with the same seats, settings and rules once this one is over.
+        Returns its id (the same one to everyone who asks) and the asking person's new
+        token: every human seat of the rematch gets a token of its own, given once, to the
+        first request from that seat's old link (an old link opens no seat at the new table,
+        and a copy of it cannot take the seat once its player has moved on).
+
+        Raises:
+            WebError: ``not-allowed`` (the match is not over, or this seat's new token was
+                given already), ``bad-token``/``spectator`` (no seat's token).
+        """
         table = await self.get(table_id)
         async with table.lock:
-            table.seat_of(token)
+            seat = table.seat_of(token)
+            if table.settings.tournament:
+                raise WebError("not-allowed", "a tournament's table has no rematch: the "
+                                              "tournament page has the next round")
             if not table.game.match.is_over:
                 raise WebError("not-allowed", "the match is not over")
-            if table.settings.rematch:
-                return table.settings.rematch
-            # The id is claimed in the database before the table is made: two processes
-            # asked at once agree on one rematch (the loser waits until it exists).
-            new_id = secrets.token_urlsafe(9)
-            claimed = await self.db(self.store.claim_rematch, table.id, new_id)
-            if claimed == new_id:
-                settings = replace(table.settings, rematch=None)
-                seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot",
-                              s.level, s.name, s.token_hash) for s in table.seats]
-                try:
-                    await self._new_table(table.game.rules, table.variant,
-                                          dict(table.options), table.players,
-                                          table.team_size, seats, settings, new_id)
-                except BaseException:
-                    await self.db(self.store.claim_rematch, table.id, None)
-                    raise
-            table.settings = replace(table.settings, rematch=claimed)
-            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
-            self._broadcast(table)
-        if claimed != new_id:
-            await self._wait_for_table(str(claimed))
+            claimed = table.settings.rematch
+            if not claimed:
+                claimed = await self._make_rematch(table)
+        await self._wait_for_table(str(claimed))  # made by another process, maybe
+        return str(claimed), await self._claim_rematch_seat(str(claimed), seat)
+
+    async def _make_rematch(self, table: Table) -> str:
+        """The rematch of ``table`` (under its lock): made here unless another process named
+        one first; its human seats wait for their new tokens (:data:`UNCLAIMED`)."""
+        # The id is claimed in the database before the table is made: two processes
+        # asked at once agree on one rematch (the loser waits until it exists).
+        new_id = secrets.token_urlsafe(9)
+        claimed = await self.db(self.store.claim_rematch, table.id, new_id)
+        if claimed == new_id:
+            settings = replace(table.settings, rematch=None)
+            seats = [Seat(s.seat, s.kind, "human" if s.kind == "human" else "bot",
+                          s.level, s.name, UNCLAIMED if s.kind == "human" else None)
+                     for s in table.seats]
+            try:
+                await self._new_table(table.game.rules, table.variant,
+                                      dict(table.options), table.players,
+                                      table.team_size, seats, settings, new_id)
+            except BaseException:
+                await self.db(self.store.claim_rematch, table.id, None)
+                raise
+        table.settings = replace(table.settings, rematch=claimed)
+        self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
+        self._broadcast(table)
         return str(claimed)
+
+    async def _claim_rematch_seat(self, new_id: str, seat: int) -> str:
+        """A new token for ``seat`` of the rematch ``new_id``, if the seat still waits for
+        one (the database decides, so two processes cannot both give it)."""
+        new = await self.get(new_id)
+        token = secrets.token_urlsafe(18)
+        async with new.lock:
+            if not await self.db(self.store.claim_token, new.id, seat, UNCLAIMED,
+                                 hash_token(token)):
+                raise WebError("not-allowed", "this seat's link for the rematch was given "
+                                              "already: open the rematch on the device that "
+                                              "asked for it",
+                               extra={"key": "ui.err_rematch_given"})
+            new.seats[seat].token_hash = hash_token(token)
+            self.bus.publish({"k": "changed", "t": new.id, "v": new.version})
+        return token
 
     async def _wait_for_table(self, table_id: str, seconds: float = 5.0) -> None:
         """Wait until another process has stored the table ``table_id`` it claimed."""

@@ -83,7 +83,11 @@ class Joined(Answer):
 
 
 class Rematched(Answer):
+    """The rematch: its table, and the asking seat's new token (given once) and link."""
+
+    type: Literal["rematched"]
     table: str
+    token: str
     path: str
 
 
@@ -109,9 +113,12 @@ class Pad(Answer):
     names: list[str]
     hands: list[dict[str, Any]]
     scores: list[int]
+    version: str | None = None
+    editable: bool | None = None
+    key: str | None = Field(None, description="the keeper's key (only when created)")
 
 
-ServerMessage = Annotated[StateMessage | HintAnswer | Pong | ErrorMessage,
+ServerMessage = Annotated[StateMessage | HintAnswer | Pong | Rematched | ErrorMessage,
                           Field(discriminator="type")]
 
 

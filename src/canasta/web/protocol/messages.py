@@ -190,7 +190,10 @@ class Hint(TableRequest):
 
 
 class Rematch(TableRequest):
-    """A new match with the same seats once this one is over."""
+    """A new match with the same seats once this one is over; answered ``{"type":
+    "rematched", "table", "token", "path"}`` with the seat's new token."""
+
+    reply: ClassVar[bool] = True
 
 
 class Ping(TableRequest):

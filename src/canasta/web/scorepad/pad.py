@@ -5,17 +5,24 @@ as a tally (:mod:`canasta.formats.tally`: canastas by kind, red threes, cards by
 as cards, who went out and how, penalties). The tally becomes a hand result document and is
 scored by :func:`canasta.core.scoring.score_hand`, the code of ``canasta score``; each hand's
 document can be downloaded and given to ``canasta score`` as it is. The match is stored in the
-server's database (table ``canasta_scorepads``) under a random id: the link
-``/scorepad/<id>`` reopens it on any device.
+server's database (table ``canasta_scorepads``) under a random id. The scorepad belongs to
+its keeper: creating it answers a secret ``key`` (only its SHA-256 is stored), and only a
+request carrying the key (header ``X-Scorepad-Key``) adds, previews or removes hands. The
+keeper's link ``/scorepad/<id>#key=<key>`` reopens it for keeping on any device (the key is in
+the fragment, which no request and no Referer carries); the share link ``/scorepad/<id>``
+shows the match read-only and follows it as hands are added. A scorepad stored before keys
+existed has none, and its link changes it as before.
 
 HTTP API (JSON)::
 
     POST   /api/scorepads                    {"variant", "options", "players", "team_size",
-                                              "names"} -> the pad (201)
-    GET    /api/scorepads/{id}               the pad: setup, hands with their sheets, totals
-    POST   /api/scorepads/{id}/hands         {"tally", "preview": bool} -> the pad (or, with
+                                              "names"} -> the pad with its "key" (201)
+    GET    /api/scorepads/{id}               the pad: setup, hands with their sheets, totals,
+                                              "version" (changes with every change),
+                                              "editable" (the request's key is the keeper's)
+    POST   /api/scorepads/{id}/hands   (key) {"tally", "preview": bool} -> the pad (or, with
                                               preview, {"sheets"} without storing)
-    DELETE /api/scorepads/{id}/hands/{n}     remove the last hand (n = its index) -> the pad
+    DELETE /api/scorepads/{id}/hands/{n} (key) remove the last hand (n = its index) -> the pad
     GET    /api/scorepads/{id}/hands/{n}/result   the hand result document (download)
 
 Errors are ``{"type": "error", "code", "message"}``, and for a tally that no table can match
@@ -26,8 +33,12 @@ page writes the message in its own language.
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
+import hashlib
+import hmac
 import re
 import secrets
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -53,6 +64,22 @@ from canasta.web.protocol.messages import (
 from canasta.web.storage.store import ScorepadRow, Store, _now
 
 MAX_HANDS = 200
+#: scorepads whose answer is kept scored (a read-only page asks again every few seconds)
+CACHED_PADS = 128
+
+
+def hash_key(key: str) -> str:
+    """The stored form of a keeper's key: its SHA-256, hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def may_edit(row: ScorepadRow, key: Any) -> bool:
+    """Whether ``key`` (the request's ``X-Scorepad-Key``, None without one) keeps ``row``: its
+    keeper's key, or any request for a scorepad stored before keys existed."""
+    if row.owner_hash is None:
+        return True
+    return isinstance(key, str) and 0 < len(key) <= 200 and \
+        hmac.compare_digest(row.owner_hash, hash_key(key))
 
 
 class PadError(WebError):
@@ -151,11 +178,18 @@ def _pad_json(row: ScorepadRow) -> dict[str, Any]:
         hands.append({"hand": n, "tally": h["tally"], "sheets": sheets})
         winner = decide_winner(rules, row.players, scores, went["team"] if went else None)
     return {
-        "id": row.id, "variant": row.variant, "options": dict(row.options),
+        "id": row.id, "version": _version(row), "variant": row.variant,
+        "options": dict(row.options),
         "players": row.players, "team_size": row.team_size, "names": list(row.names),
         "setup": setup(rules, row.players, row.team_size),
         "hands": hands, "scores": scores, "winner": winner,
     }
+
+
+def _version(row: ScorepadRow) -> str:
+    """What changes with every change of the pad: its hand count and time of change."""
+    at = row.updated_at.isoformat() if row.updated_at is not None else ""
+    return f"{len(row.hands)}@{at}"
 
 
 def score_tally(row: ScorepadRow, tally: Any) -> dict[str, Any]:
@@ -212,8 +246,9 @@ class PadStore:
             s.expunge(row)
             return row
 
-    def set_hands(self, pad_id: str, hands: list[dict[str, Any]], seen: int) -> None:
-        """Replace the hands, if the pad still has ``seen`` of them (two phones at once)."""
+    def set_hands(self, pad_id: str, hands: list[dict[str, Any]], seen: int) -> _dt.datetime:
+        """Replace the hands, if the pad still has ``seen`` of them (two phones at once);
+        returns the time of the change."""
         with Session(self.engine) as s, s.begin():
             row = s.get(ScorepadRow, pad_id, with_for_update=True)
             if row is None:
@@ -221,7 +256,8 @@ class PadStore:
             if len(row.hands) != seen:
                 raise PadError("stale", "another device changed this scorepad: reload it", 409)
             row.hands = hands
-            row.updated_at = _now()
+            row.updated_at = at = _now()
+        return at
 
 
 # -- requests -------------------------------------------------------------------------------
@@ -230,6 +266,25 @@ class PadService:
 
     def __init__(self, store: Store) -> None:
         self.pads = PadStore(store)
+        # id -> (version, the pad's answer): scored once per change, not per reader
+        self._scored: OrderedDict[str, tuple[str, dict[str, Any]]] = OrderedDict()
+
+    def _answer(self, row: ScorepadRow, key: Any) -> dict[str, Any]:
+        version = _version(row)
+        hit = self._scored.get(row.id)
+        if hit is None or hit[0] != version:
+            hit = (version, _pad_json(row))
+            self._scored[row.id] = hit
+            while len(self._scored) > CACHED_PADS:
+                self._scored.popitem(last=False)
+        self._scored.move_to_end(row.id)
+        return {**hit[1], "editable": may_edit(row, key)}
+
+    @staticmethod
+    def _keeper(row: ScorepadRow, ctx: Context) -> None:
+        if not may_edit(row, ctx.token):
+            raise PadError("bad-token", "this link shows the scorepad read-only: only its "
+                                        "keeper's link (with the key) changes it")
 
     def register(self, dispatcher: Dispatcher) -> None:
         dispatcher.register(CreatePad, self.create)
@@ -250,17 +305,21 @@ class PadService:
         names = [(given[i][:40].strip() if i < len(given) else "") or f"team {i + 1}"
                  for i in range(len(teams))]
         options = {str(k): str(v) for k, v in (req.options or {}).items()}
+        key = secrets.token_urlsafe(18)
         row = ScorepadRow(id=secrets.token_urlsafe(12), variant=rules.name,
                           options=options, players=req.players, team_size=req.team_size,
-                          names=names, hands=[], created_at=_now(), updated_at=_now())
+                          names=names, hands=[], created_at=_now(), updated_at=_now(),
+                          owner_hash=hash_key(key))
         await asyncio.to_thread(self.pads.create, row)
-        return _pad_json(row)
+        return {**self._answer(row, key), "key": key}
 
     async def get(self, req: GetPad, ctx: Context) -> dict[str, Any]:
-        return _pad_json(await self._load(ctx))
+        row = await self._load(ctx)
+        return self._answer(row, ctx.token)
 
     async def add_hand(self, req: AddHand, ctx: Context) -> dict[str, Any]:
         row = await self._load(ctx)
+        self._keeper(row, ctx)
         if len(row.hands) >= MAX_HANDS:
             raise PadError("not-allowed", f"a scorepad holds at most {MAX_HANDS} hands")
         tally = req.tally
@@ -269,8 +328,8 @@ class PadService:
             return {"sheets": _sheets(doc, tally)}
         seen = len(row.hands)
         row.hands = [*row.hands, {"tally": tally, "result": doc}]
-        await asyncio.to_thread(self.pads.set_hands, row.id, row.hands, seen)
-        return _pad_json(row)
+        row.updated_at = await asyncio.to_thread(self.pads.set_hands, row.id, row.hands, seen)
+        return self._answer(row, ctx.token)
 
     def _hand_no(self, n: int, row: ScorepadRow) -> int:
         if not 0 <= n < len(row.hands):
@@ -279,12 +338,14 @@ class PadService:
 
     async def remove_hand(self, req: RemoveHand, ctx: Context) -> dict[str, Any]:
         row = await self._load(ctx)
+        self._keeper(row, ctx)
         n = self._hand_no(req.hand, row)
         if n != len(row.hands) - 1:
             raise PadError("not-allowed", "'n': only the last hand can be removed")
-        await asyncio.to_thread(self.pads.set_hands, row.id, row.hands[:-1], len(row.hands))
+        row.updated_at = await asyncio.to_thread(self.pads.set_hands, row.id, row.hands[:-1],
+                                                 len(row.hands))
         row.hands = row.hands[:-1]
-        return _pad_json(row)
+        return self._answer(row, ctx.token)
 
     async def hand_result(self, req: HandResult, ctx: Context) -> dict[str, Any]:
         row = await self._load(ctx)

@@ -7,7 +7,7 @@ import json
 import pathlib
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Header, Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
@@ -21,6 +21,9 @@ from canasta.web.storage.store import Store
 STATIC = pathlib.Path(__file__).parents[1] / "static"
 PadId = Annotated[str, Path(max_length=64, description="the scorepad's id")]
 PadHand = Annotated[int, Path(ge=0, le=MAX_HAND, description="a hand, from 0")]
+PadKey = Annotated[str | None, Header(alias="X-Scorepad-Key", max_length=200,
+                                      description="the keeper's key (given at creation): "
+                                                  "without it the scorepad is read-only")]
 
 
 def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
@@ -28,10 +31,11 @@ def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
     ``dispatcher``."""
     PadService(store).register(dispatcher)
     api = APIRouter()
-    errors = error_responses(400, 404, 409, 429)
+    errors = error_responses(400, 403, 404, 409, 429)
 
-    def ctx(request: Request, pad_id: str | None = None) -> Context:
-        return Context(client=client_of(request), pad_id=pad_id)
+    def ctx(request: Request, pad_id: str | None = None, key: str | None = None) -> Context:
+        # the keeper's key travels as the request's token
+        return Context(client=client_of(request), pad_id=pad_id, token=key)
 
     @api.get("/scorepad", include_in_schema=False)
     @api.get("/scorepad/{pad_id}", include_in_schema=False)
@@ -46,21 +50,25 @@ def router(dispatcher: Dispatcher, store: Store) -> APIRouter:
 
     @api.get("/api/scorepads/{pad_id}", response_model=None,
              responses={200: {"model": Pad}, **errors})
-    async def get(request: Request, pad_id: PadId) -> Response:
-        """The scorepad: setup, hands with their sheets, totals, winner."""
-        return respond(await dispatcher.run(GetPad(), ctx(request, pad_id)))
+    async def get(request: Request, pad_id: PadId, key: PadKey = None) -> Response:
+        """The scorepad: setup, hands with their sheets, totals, winner; ``editable`` says
+        whether the key is the keeper's."""
+        return respond(await dispatcher.run(GetPad(), ctx(request, pad_id, key)))
 
     @api.post("/api/scorepads/{pad_id}/hands", response_model=None,
               responses={200: {"model": Pad}, **errors})
-    async def add_hand(request: Request, pad_id: PadId, body: AddHand) -> Response:
-        """The next hand as a tally (with ``preview``: ``{"sheets"}``, nothing stored)."""
-        return respond(await dispatcher.run(body, ctx(request, pad_id)))
+    async def add_hand(request: Request, pad_id: PadId, body: AddHand,
+                       key: PadKey = None) -> Response:
+        """The next hand as a tally (with ``preview``: ``{"sheets"}``, nothing stored); the
+        keeper's key only."""
+        return respond(await dispatcher.run(body, ctx(request, pad_id, key)))
 
     @api.delete("/api/scorepads/{pad_id}/hands/{n}", response_model=None,
                 responses={200: {"model": Pad}, **errors})
-    async def remove_hand(request: Request, pad_id: PadId, n: PadHand) -> Response:
-        """Remove the last hand (``n`` must be its number)."""
-        return respond(await dispatcher.run(RemoveHand(hand=n), ctx(request, pad_id)))
+    async def remove_hand(request: Request, pad_id: PadId, n: PadHand,
+                          key: PadKey = None) -> Response:
+        """Remove the last hand (``n`` must be its number); the keeper's key only."""
+        return respond(await dispatcher.run(RemoveHand(hand=n), ctx(request, pad_id, key)))
 
     @api.get("/api/scorepads/{pad_id}/hands/{n}/result", response_model=None,
              responses={200: {"description": "the hand result document (a download)",

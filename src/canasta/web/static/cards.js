@@ -1,4 +1,5 @@
-// Cards as DOM elements, and the card keys the rules treat as interchangeable.
+// Cards as DOM elements, the card keys the rules treat as interchangeable, and the small
+// widgets the pages share (links, titled names, the table's toast).
 "use strict";
 
 const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
@@ -25,16 +26,19 @@ function rankIndex(rank) {
   return i < 0 ? 99 : i;
 }
 
-// Display groups: naturals from ace down to four, black threes, then wild cards.
+// Display groups: naturals from ace down to four, black threes, then wild cards; with the
+// account preference "sort: suit" (body data-sort, rated.js) one group per suit instead.
+const SUIT_ORDER = ["s", "h", "c", "d"];
 function groupHand(cards) {
   const groups = new Map();
+  const bySuit = document.body && document.body.dataset.sort === "suit";
   cards.forEach((text, index) => {
     const c = parseCard(text);
-    const key = c.wild ? "W" : c.rank;
+    const key = c.wild ? "W" : bySuit ? "S" + c.suit : c.rank;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({ text, index, card: c });
   });
-  const order = (k) => (k === "W" ? 100 : rankIndex(k));
+  const order = (k) => (k === "W" ? 100 : k[0] === "S" && k.length === 2 ? 50 + SUIT_ORDER.indexOf(k[1]) : rankIndex(k));
   const out = [...groups.entries()].sort((a, b) => order(a[0]) - order(b[0]));
   for (const [, items] of out) {
     items.sort((a, b) => rankIndex(a.card.rank) - rankIndex(b.card.rank) || (a.card.suit < b.card.suit ? -1 : 1));
@@ -107,4 +111,21 @@ function linkRow(label, url, withOpen = false) {
     row.appendChild(open);
   }
   return row;
+}
+
+// A name the layout may cut keeps its whole text as the element's title.
+function titled(e) { e.title = e.textContent; return e; }
+
+let toastTimer = null;
+// The table's toast (#toast): it passes taps through (CSS) and sits above the action bar
+// (fixed at the bottom on a phone, at the foot of the table on a desk), not over its buttons.
+function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  const bar = document.getElementById("actions").getBoundingClientRect();
+  const shown = bar.height > 0 && bar.top < innerHeight && bar.bottom > 0;
+  box.style.bottom = shown ? `${Math.max(22, innerHeight - bar.top + 10)}px` : "";
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
 }

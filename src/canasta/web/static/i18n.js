@@ -71,6 +71,9 @@ function choiceLabel(value) { return tOr("choice." + value, value); }
 function refusalText(r) {
   let text = t("refusal.not_allowed", { reason: t(r.key, r.values) });
   if (r.quote) text += " \u2014 " + t("refusal.quote", { seed: r.seed, quote: r.quote });
+  // the seed's sentence word for word, for an English reader (the other pages speak only
+  // their own language: the rule's translation stands beside the seed's sentence)
+  if (r.quote && r.literal && LANG === "en" && r.seed_language !== LANG) text += " " + t("seed.literal", { literal: r.literal });
   return text;
 }
 

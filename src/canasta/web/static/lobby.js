@@ -53,7 +53,7 @@ function renderSettings() {
 }
 
 function defaultLevel() {
-  return BOTS.includes("medium") ? "medium" : BOTS[0];
+  return BOTS.includes("hard") ? "hard" : BOTS[0];
 }
 
 function levelName(b) {

@@ -1,59 +1,34 @@
 // The scorepad of a real table: pick the rules, type each hand per team, read the itemized
 // sheet and the match total. The server scores every hand (the code of `canasta score`) and
-// keeps the match; the link /scorepad/<id> reopens it on any device.
+// keeps the match. The scorepad belongs to its keeper: the keeper's link
+// /scorepad/<id>#key=<key> (or the key this device kept) changes it; the share link
+// /scorepad/<id> shows it read-only and follows the keeper's hands.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const padId = (location.pathname.match(/^\/scorepad\/([A-Za-z0-9_-]+)/) || [])[1] || null;
 let VARIANTS = [];
-let PAD = null;          // the pad from the server
 let shownHand = -1;      // the hand whose sheet is open in the history
-const modes = {};        // "melded:<team>" / "hand:<team>:<player>" -> "count" | "cards"
+let padKey = null;       // the keeper's key, if this device holds it
+let follow = null;       // the timer of a read-only page asking for changes
+const FOLLOW_MS = 4000;
 
-// -- small widgets -----------------------------------------------------------------------
-function stepper(label, name, value = 0) {
-  const row = el("label", "stepper");
-  row.appendChild(el("span", null, label));
-  const input = el("input");
-  input.type = "number";
-  input.inputMode = "numeric";
-  input.min = "0";
-  input.max = "200";
-  input.value = String(value);
-  input.name = name;
-  input.setAttribute("aria-label", label);
-  const minus = el("button", null, "\u2212");
-  const plus = el("button", null, "+");
-  [minus, plus].forEach((b) => { b.type = "button"; b.tabIndex = -1; });
-  minus.addEventListener("click", () => { input.value = String(Math.max(0, (Number(input.value) || 0) - 1)); input.dispatchEvent(new Event("input", { bubbles: true })); });
-  plus.addEventListener("click", () => { input.value = String((Number(input.value) || 0) + 1); input.dispatchEvent(new Event("input", { bubbles: true })); });
-  row.append(minus, input, plus);
-  return row;
+function storedPads() {
+  try { return JSON.parse(localStorage.getItem("canasta.scorepads") || "{}") || {}; } catch (e) { return {}; }
 }
 
-function modeSwitch(key, onChange) {
-  const box = el("span", "mode");
-  [["count", t("scorepad.by_points")], ["cards", t("scorepad.as_cards")]].forEach(([m, label]) => {
-    const b = el("button", m === (modes[key] || "count") ? "active" : "", label);
-    b.type = "button";
-    b.dataset.mode = m;
-    b.addEventListener("click", () => { modes[key] = m; onChange(); });
-    box.appendChild(b);
-  });
-  return box;
-}
-
-const CLASS_POINTS = { 50: 50, 20: 20, 10: 10, 5: 5, b3: 5, r3: 0 };
-function classLabel(c) { return t("scorepad.class." + c); }
-
-function teamName(i) { return PAD.names[i]; }
-function playerLabel(team, p) {
-  return PAD.setup.teams[team].length > 1 ? t("scorepad.player_n", { n: p + 1 }) : teamName(team);
+// The key from the keeper's link (then taken out of the address bar, so that a screenshot
+// or a copied address shares the read-only link) or the one this device kept.
+function takeKey(id) {
+  const m = location.hash.match(/(?:^#|&)key=([A-Za-z0-9_-]{1,200})/);
+  if (m) { history.replaceState(null, "", location.pathname); return m[1]; }
+  return storedPads()[id]?.key || null;
 }
 
 async function api(method, path, body) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (padKey) headers["X-Scorepad-Key"] = padKey;
   const res = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
+    method, headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   let data = null;
@@ -68,6 +43,7 @@ function errorText(data) {
   else if (data.code === "table") text = t("scorepad.err.table", { msg: data.message });
   else if (data.code === "stale") text = t("scorepad.err.stale");
   else if (data.code === "not-found") text = t("scorepad.err.not_found");
+  else if (data.code === "bad-token") text = t("scorepad.err.read_only");
   else text = t("ui.err_generic", { msg: data.message || "" });
   if (data.team !== undefined && data.team !== null && PAD) text = `${teamName(data.team)}: ${text}`;
   return text;
@@ -148,15 +124,18 @@ async function onStart(ev) {
   if (players === 6) body.team_size = Number($("team-size").value);
   const r = await api("POST", "/api/scorepads", body);
   if (!r.ok) { $("setup-error").textContent = errorText(r.data); return; }
+  padKey = r.data.key || null;
   remember(r.data);
   history.pushState(null, "", `/scorepad/${r.data.id}`);
   showPad(r.data);
 }
 
 function remember(pad) {
-  const all = JSON.parse(localStorage.getItem("canasta.scorepads") || "{}");
-  all[pad.id] = { variant: pad.variant, names: pad.names, created: all[pad.id]?.created || new Date().toISOString() };
-  localStorage.setItem("canasta.scorepads", JSON.stringify(all));
+  const all = storedPads();
+  const entry = { variant: pad.variant, names: pad.names, created: all[pad.id]?.created || new Date().toISOString() };
+  if (pad.editable && padKey) entry.key = padKey;  // a key the server refused is not kept
+  all[pad.id] = entry;
+  try { localStorage.setItem("canasta.scorepads", JSON.stringify(all)); } catch (e) { /* not kept */ }
 }
 
 function renderRecent() {
@@ -179,9 +158,27 @@ function showPad(pad) {
   $("setup").classList.add("hidden");
   $("match").classList.remove("hidden");
   document.title = `${t("scorepad.title")} \u00b7 ${variantName(pad.variant)}`;
+  document.body.classList.toggle("read-only", !pad.editable);
+  $("read-only").classList.toggle("hidden", !!pad.editable);
   renderTotals();
   renderHandForm();
+  if (pad.editable) restoreDraft();
   renderHistory();
+  followChanges();
+}
+
+// A read-only page asks for the pad every few seconds (while it is shown) and draws it again
+// when the keeper changed it.
+function followChanges() {
+  if (PAD.editable || follow) return;
+  follow = setInterval(async () => {
+    if (document.hidden) return;
+    const r = await api("GET", `/api/scorepads/${PAD.id}`);
+    if (r.ok && r.data.version !== PAD.version) {
+      if (shownHand >= r.data.hands.length) shownHand = -1;
+      showPad(r.data);
+    }
+  }, FOLLOW_MS);
 }
 
 function renderTotals() {
@@ -193,7 +190,9 @@ function renderTotals() {
   PAD.scores.forEach((score, i) => {
     const row = el("div", "pad-total team-" + i);
     row.dataset.team = String(i);
-    row.appendChild(el("span", "who", teamName(i)));
+    const who = el("span", "who", teamName(i));
+    who.title = teamName(i);
+    row.appendChild(who);
     row.appendChild(el("b", "score-value", String(score)));
     const bar = el("div", "bar");
     const fill = el("span");
@@ -209,207 +208,13 @@ function renderTotals() {
   if (PAD.winner !== null) w.textContent = t("scorepad.winner", { team: teamName(PAD.winner) });
   const share = $("share");
   share.replaceChildren();
+  share.appendChild(el("p", "help", t("scorepad.share_view")));
   share.appendChild(linkRow("", `${location.origin}/scorepad/${PAD.id}`));
-  $("hand").classList.toggle("hidden", PAD.winner !== null);
-}
-
-function teamForm(i) {
-  const s = PAD.setup;
-  const box = el("div", "team-box team-" + i);
-  box.dataset.team = String(i);
-  box.appendChild(el("h3", null, teamName(i)));
-  const sum = el("span", "sum");
-
-  box.appendChild(el("h4", null, t("scorepad.canastas")));
-  const kinds = el("div", "steppers");
-  s.kinds.forEach((k) => kinds.appendChild(stepper(t("scorepad.kind." + k), `canasta:${k}`)));
-  box.appendChild(kinds);
-
-  const reds = el("div", "steppers");
-  reds.appendChild(stepper(t("scorepad.red_threes"), "red_threes"));
-  box.appendChild(reds);
-
-  const mk = `melded:${i}`;
-  const head = el("h4", null, t("scorepad.melded"));
-  const body = el("div");
-  const draw = () => {
-    head.querySelector(".mode")?.remove();
-    head.insertBefore(modeSwitch(mk, draw), sum);
-    body.replaceChildren();
-    kinds.classList.toggle("hidden", modes[mk] === "cards");
-    if (modes[mk] === "cards") {
-      const area = el("textarea");
-      area.name = "melds";
-      area.placeholder = t("scorepad.melds_help");
-      area.setAttribute("aria-label", t("scorepad.melds_help"));
-      body.appendChild(area);
-    } else {
-      const grid = el("div", "steppers");
-      s.melded_classes.forEach((c) => grid.appendChild(stepper(classLabel(c), `melded:${c}`)));
-      body.appendChild(grid);
-    }
-    updateSums();
-  };
-  head.appendChild(sum);
-  sum.dataset.sum = "melded";
-  box.appendChild(head);
-  box.appendChild(body);
-  draw();
-
-  s.teams[i].forEach((_, p) => {
-    const out = wentOut();
-    const hk = `hand:${i}:${p}`;
-    const h = el("h4", null, t("scorepad.hand_of", { name: playerLabel(i, p) }));
-    const hsum = el("span", "sum");
-    hsum.dataset.sum = "hand";
-    const hbody = el("div", "hand-body");
-    hbody.dataset.player = String(p);
-    const drawHand = () => {
-      h.querySelector(".mode")?.remove();
-      h.insertBefore(modeSwitch(hk, drawHand), hsum);
-      hbody.replaceChildren();
-      if (modes[hk] === "cards") {
-        const input = el("input");
-        input.type = "text";
-        input.name = "cards";
-        input.placeholder = "Qs 7h JK";
-        input.setAttribute("aria-label", t("scorepad.hand_of", { name: playerLabel(i, p) }));
-        hbody.appendChild(input);
-      } else {
-        const grid = el("div", "steppers");
-        s.hand_classes.forEach((c) => grid.appendChild(stepper(classLabel(c), `hand:${c}`)));
-        hbody.appendChild(grid);
-      }
-      updateSums();
-    };
-    h.appendChild(hsum);
-    const wrap = el("div", "player");
-    wrap.dataset.player = String(p);
-    wrap.classList.toggle("hidden", out && out.team === i && out.player === p);
-    wrap.append(h, hbody);
-    box.appendChild(wrap);
-    drawHand();
-  });
-
-  {
-    const pen = el("details", "penalties");
-    pen.appendChild(el("summary", null, t("scorepad.penalties")));
-    s.penalties.forEach((p) => {
-      const row = el("div", "penalty-row");
-      const label = el("span", null, t("penalty." + p.name));
-      label.appendChild(el("span", "pts", ` (${p.kind === "difference" ? t("scorepad.times_difference", { n: p.points }) : p.points})`));
-      row.appendChild(label);
-      const st = stepper("", `penalty:${p.name}`);
-      st.querySelector("span").remove();
-      st.style.gridTemplateColumns = "40px 48px 40px";
-      row.appendChild(st);
-      pen.appendChild(row);
-      if (p.kind === "difference") {
-        const diff = el("input");
-        diff.type = "number";
-        diff.name = `difference:${p.name}`;
-        diff.placeholder = t("scorepad.difference");
-        diff.setAttribute("aria-label", t("scorepad.difference"));
-        pen.appendChild(diff);
-      }
-    });
-    const custom = el("div", "custom-row");
-    const what = el("input");
-    what.type = "text";
-    what.name = "custom:label";
-    what.placeholder = t("scorepad.custom");
-    what.setAttribute("aria-label", t("scorepad.custom"));
-    const pts = el("input");
-    pts.type = "number";
-    pts.name = "custom:points";
-    pts.placeholder = t("scorepad.points");
-    pts.setAttribute("aria-label", t("scorepad.points"));
-    custom.append(what, pts);
-    pen.appendChild(custom);
-    box.appendChild(pen);
+  if (PAD.editable && padKey) {
+    share.appendChild(el("p", "help", t("scorepad.keeper_link")));
+    share.appendChild(linkRow("", `${location.origin}/scorepad/${PAD.id}#key=${padKey}`));
   }
-  return box;
-}
-
-function wentOut() {
-  const v = $("went-out").value;
-  if (!v) return null;
-  const [team, player] = v.split(":").map(Number);
-  return { team, player };
-}
-
-function renderHandForm(keepOut = false) {
-  $("hand-title").textContent = t("ui.hand_n", { n: PAD.hands.length + 1 });
-  const sel = $("went-out");
-  const keep = sel.value;
-  sel.replaceChildren();
-  const none = el("option", null, t("scorepad.nobody"));
-  none.value = "";
-  sel.appendChild(none);
-  PAD.setup.teams.forEach((seats, i) => seats.forEach((_, p) => {
-    const o = el("option", null, seats.length > 1 ? `${teamName(i)} \u00b7 ${playerLabel(i, p)}` : teamName(i));
-    o.value = `${i}:${p}`;
-    sel.appendChild(o);
-  }));
-  sel.value = keepOut && [...sel.options].some((o) => o.value === keep) ? keep : "";
-  if (!keepOut) $("concealed").checked = false;
-  $("concealed").parentElement.classList.toggle("hidden", !PAD.setup.concealed_bonus);
-  const box = $("teams");
-  box.replaceChildren();
-  PAD.setup.teams.forEach((_, i) => box.appendChild(teamForm(i)));
-  $("preview").classList.add("hidden");
-  $("hand-error").textContent = "";
-}
-
-function num(scope, name) { const e = scope.querySelector(`[name="${name}"]`); return e ? Number(e.value) || 0 : 0; }
-
-function updateSums() {
-  document.querySelectorAll(".team-box").forEach((box) => {
-    box.querySelectorAll(".sum").forEach((sum) => {
-      const scope = sum.dataset.sum === "melded" ? box : sum.closest(".player");
-      if (!scope) return;
-      const prefix = sum.dataset.sum === "melded" ? "melded:" : "hand:";
-      let pts = 0;
-      scope.querySelectorAll(`input[name^="${prefix}"]`).forEach((i) => { pts += (Number(i.value) || 0) * CLASS_POINTS[i.name.slice(prefix.length)]; });
-      sum.textContent = scope.querySelector(`input[name^="${prefix}"]`) ? t("scorepad.total_points", { n: pts }) : "";
-    });
-  });
-}
-
-function collect() {
-  const out = wentOut();
-  const teams = PAD.setup.teams.map((seats, i) => {
-    const box = document.querySelector(`.team-box[data-team="${i}"]`);
-    const team = { red_threes: num(box, "red_threes"), penalties: [], hands: [] };
-    if (modes[`melded:${i}`] === "cards") {
-      team.melds = box.querySelector('[name="melds"]').value.split("\n").filter((l) => l.trim());
-    } else {
-      team.canastas = {};
-      PAD.setup.kinds.forEach((k) => { const n = num(box, `canasta:${k}`); if (n) team.canastas[k] = n; });
-      team.melded = {};
-      PAD.setup.melded_classes.forEach((c) => { const n = num(box, `melded:${c}`); if (n) team.melded[c] = n; });
-    }
-    seats.forEach((_, p) => {
-      const scope = box.querySelector(`.hand-body[data-player="${p}"]`);
-      if (out && out.team === i && out.player === p) { team.hands.push({}); return; }
-      if (modes[`hand:${i}:${p}`] === "cards") { team.hands.push(scope.querySelector('[name="cards"]').value); return; }
-      const counts = {};
-      PAD.setup.hand_classes.forEach((c) => { const n = num(scope, `hand:${c}`); if (n) counts[c] = n; });
-      team.hands.push(counts);
-    });
-    PAD.setup.penalties.forEach((p) => {
-      const count = num(box, `penalty:${p.name}`);
-      if (!count) return;
-      const entry = { name: p.name, count };
-      if (p.kind === "difference") entry.difference = num(box, `difference:${p.name}`);
-      team.penalties.push(entry);
-    });
-    const label = box.querySelector('[name="custom:label"]').value.trim();
-    const points = Number(box.querySelector('[name="custom:points"]').value);
-    if (points) team.penalties.push({ name: "custom", points: -Math.abs(points), label: label || t("scorepad.custom") });
-    return team;
-  });
-  return { teams, went_out: out, concealed: !!(out && $("concealed").checked) };
+  $("hand").classList.toggle("hidden", PAD.winner !== null || !PAD.editable);
 }
 
 // One sheet item in this page's language (penalties by the name the scorekeeper chose).
@@ -466,6 +271,7 @@ async function onAdd(ev) {
     const r = await api("POST", `/api/scorepads/${PAD.id}/hands`, { tally: collect() });
     if (!r.ok) { $("hand-error").textContent = errorText(r.data); return; }
     shownHand = r.data.hands.length - 1;
+    dropDraft();
     showPad(r.data);
     $("history").scrollIntoView({ behavior: "smooth", block: "start" });
   } finally {
@@ -476,7 +282,7 @@ async function onAdd(ev) {
 function renderHistory() {
   const box = $("history");
   box.replaceChildren();
-  $("remove").classList.toggle("hidden", !PAD.hands.length);
+  $("remove").classList.toggle("hidden", !PAD.hands.length || !PAD.editable);
   if (!PAD.hands.length) {
     box.appendChild(el("p", "help", t("scorepad.no_hands")));
     $("sheet").classList.add("hidden");
@@ -526,7 +332,8 @@ $("players").addEventListener("change", onPlayers);
 $("team-size").addEventListener("change", onPlayers);
 $("setup").addEventListener("submit", onStart);
 $("hand").addEventListener("submit", onAdd);
-$("hand").addEventListener("input", updateSums);
+$("hand").addEventListener("input", () => { updateSums(); saveDraft(); });
+$("hand").addEventListener("change", saveDraft);
 $("check").addEventListener("click", onCheck);
 $("remove").addEventListener("click", onRemove);
 $("went-out").addEventListener("change", () => {
@@ -538,16 +345,9 @@ $("went-out").addEventListener("change", () => {
 window.addEventListener("langchange", () => {
   if (PAD) {
     // the numbers typed so far survive: only the words change
-    const keyOf = (e) => `${e.closest(".team-box")?.dataset.team}/${e.closest(".player")?.dataset.player}/${e.name}`;
-    const typed = new Map([...document.querySelectorAll("#teams [name]")].map((e) => [keyOf(e), e.value]));
-    const out = $("went-out").value;
-    const concealed = $("concealed").checked;
+    const typed = formSnapshot();
     showPad(PAD);
-    $("went-out").value = out;
-    $("went-out").dispatchEvent(new Event("change"));
-    $("concealed").checked = concealed;
-    document.querySelectorAll("#teams [name]").forEach((e) => { if (typed.has(keyOf(e))) e.value = typed.get(keyOf(e)); });
-    updateSums();
+    restoreForm(typed);
   } else if (VARIANTS.length) {
     const keep = { variant: $("variant").value, players: $("players").value };
     VARIANTS.forEach((v, i) => { $("variant").options[i].textContent = variantName(v.name); });
@@ -563,6 +363,7 @@ window.addEventListener("popstate", () => location.reload());
 initI18n().then(async () => {
   await initLangSwitch();
   if (padId) {
+    padKey = takeKey(padId);
     const r = await api("GET", `/api/scorepads/${padId}`);
     if (!r.ok) {
       $("fatal").textContent = errorText(r.data);

@@ -8,7 +8,7 @@ function renderSeatAdmin() {
   S.seats.forEach((seat) => {
     const row = el("div", "admin-row");
     row.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
-    row.appendChild(el("span", "seat-name", seat.name));
+    row.appendChild(titled(el("span", "seat-name", seat.name)));
     const what = seat.controller === "bot" ? `${t("ui.bot")} (${t("ui.level_" + seat.level)})` : seat.connected ? t("ui.online") : t("ui.offline");
     row.appendChild(el("span", "tag", what));
     if (S.you !== null && seat.kind === "human" && seat.controller === "human" && (!seat.connected || seat.seat === S.you)) {

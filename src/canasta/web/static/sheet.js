@@ -101,20 +101,29 @@ function matchTable() {
   table.appendChild(head);
   S.match.hands.forEach((h) => {
     const tr = el("tr");
-    tr.appendChild(el("td", null, String(h.hand + 1)));
+    tr.appendChild(el("td", null, [String(h.hand + 1), standInText(h, "ui.stand_in_short")].filter(Boolean).join(" ")));
     h.sheets.forEach((s) => tr.appendChild(totalCell(s)));
     table.appendChild(tr);
   });
   return table;
 }
 
+// The rematch: asked of the server even when it exists already, since each seat gets a new
+// token for it (given once, in the answer "rematched"), never this table's.
+// The seats a bot played for their person in hand ``h`` (the server's record of it), named.
+function standInText(h, key) {
+  if (!h.stand_ins || !h.stand_ins.length) return "";
+  return t(key, { names: h.stand_ins.map((i) => (S.seats[i] || {}).name || t("ui.seat_n", { n: i + 1 })).join(", ") });
+}
+
 function rematch() {
-  const id = S.settings && S.settings.rematch;
-  if (id) {
-    location.href = `/t/${encodeURIComponent(id)}` + (token ? `#seat=${encodeURIComponent(token)}` : "");
-    return;
-  }
   wantRematch = send({ type: "rematch" });
+}
+
+function onRematched(msg) {
+  if (!wantRematch) return;
+  wantRematch = false;
+  location.href = `/t/${encodeURIComponent(msg.table)}#seat=${encodeURIComponent(msg.token)}`;
 }
 
 // The deal's commitment as this page first saw it, per table and hand (kept in
@@ -149,7 +158,6 @@ function renderDealProof(hand) {
 
 function renderSheet() {
   noteHandEnd();
-  if (wantRematch && S.settings && S.settings.rematch) { wantRematch = false; rematch(); return; }
   const box = $("sheet");
   const number = sheetOpen;
   const hand = number === null ? null : S.match.hands.find((h) => h.hand === number);
@@ -165,7 +173,7 @@ function renderSheet() {
     const form = w === myTeam() ? ".yours" : V().teams[w].length > 1 ? ".plural" : "";
     $("sheet-title").textContent = t("ui.match_over" + form, { team: teamLabel(w) });
   } else $("sheet-title").textContent = `${t("ui.score_sheet")} \u2014 ${t("ui.hand_n", { n: number + 1 })}`;
-  $("sheet-reason").textContent = end.reason;
+  $("sheet-reason").textContent = [end.reason, standInText(hand, "ui.stand_in_hand")].filter(Boolean).join(" ");
   const body = $("sheet-body");
   body.replaceChildren();
   hand.sheets.forEach((s, k) => body.appendChild(sheetColumn(s, (hand.codes || [])[k] || [], end)));

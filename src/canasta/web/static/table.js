@@ -36,6 +36,8 @@ function connect() {
       setConn("online");
     } else if (msg.type === "hint") {
       onHint(msg);
+    } else if (msg.type === "rematched") {
+      onRematched(msg);
     } else if (msg.type === "error") {
       onError(msg);
     } else if (String(msg.type).startsWith("chat")) {
@@ -89,22 +91,13 @@ function onError(msg) {
   else if (msg.code === "not-your-turn") text = t("ui.err_not_your_turn");
   else if (msg.code === "illegal" && msg.refusal) text = refusalText(msg.refusal);
   else if (msg.code === "illegal") text = t("ui.err_illegal", { msg: msg.message });
-  else if (msg.code === "not-allowed") text = t("ui.err_not_allowed");
+  else if (msg.code === "not-allowed") text = msg.key && hasText(msg.key) ? t(msg.key, msg.values || {}) : t("ui.err_not_allowed");
   else if (msg.code === "storage") text = t("ui.err_storage");
   else if (msg.code === "rate-limited") text = t("ui.chat_slow");
   else if (msg.code === "server-error") text = t("ui.err_server");
   else if (msg.key) text = t(msg.key, msg.values || {});
   else text = t("ui.err_generic", { msg: msg.message });
   toast(text);
-}
-
-let toastTimer = null;
-function toast(text) {
-  const box = $("toast");
-  box.textContent = text;
-  box.classList.remove("hidden");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => box.classList.add("hidden"), 4500);
 }
 
 function showFatal() {
@@ -195,7 +188,7 @@ function renderTop() {
   board.replaceChildren();
   S.match.scores.forEach((score, i) => {
     const item = el("span", "score team-" + i + (i === myTeam() ? " mine" : ""));
-    item.appendChild(el("span", "who", teamLabel(i)));
+    item.appendChild(titled(el("span", "who", teamLabel(i))));
     item.appendChild(el("b", null, String(score)));
     board.appendChild(item);
   });
@@ -225,7 +218,7 @@ function renderSeats() {
     if (i === S.you) chip.classList.add("me");
     const top = el("div", "seat-top");
     top.appendChild(el("span", "dot " + (seat.controller === "bot" ? "bot" : seat.connected ? "on" : "off")));
-    top.appendChild(el("span", "seat-name", seat.name));
+    top.appendChild(titled(el("span", "seat-name", seat.name)));
     chip.appendChild(top);
     const info = el("div", "seat-info");
     const backs = el("span", "mini-backs");

@@ -107,6 +107,8 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)  # taken back (house rule)
+    # 0009: made by a bot standing in for the seat's person (None: stored before 0009)
+    stand_in: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=False)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=now)
 
 
@@ -125,6 +127,8 @@ class ScorepadRow(Base):
     names: Mapped[list[str]] = mapped_column(JSON)
     # per hand: {"tally": what was typed, "result": its hand result document}
     hands: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # 0009: the SHA-256 of the keeper's key (None: made before keys, the link edits)
+    owner_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
 
 
 # -- plain data handed to and from the service -----------------------------------------------
@@ -154,6 +158,8 @@ class HandData:
     sheets: list[dict[str, Any]] | None = None
     #: {"seed", "nonce"} the deck was shuffled from (None: dealt before deals were committed)
     deal: dict[str, Any] | None = None
+    #: the seats a bot played for their person in this hand (one move or more), sorted
+    stand_ins: list[int] = field(default_factory=list)
 
 
 @dataclass

@@ -44,6 +44,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 
+import canasta.web.storage.accounts  # noqa: F401 - its tables join Base.metadata
+from canasta.web.storage import tournament_rows  # noqa: F401 - its tables join Base.metadata
 from canasta.web.storage import chatrows  # noqa: F401 - the chat's tables, on Base
 from canasta.web.storage.leases import Leases
 from canasta.web.storage.models import (
@@ -389,6 +391,17 @@ class Store(Leases):
             if result.rowcount != 1:
                 raise StorageError(f"seat {seat} of table {table_id} is not free")
 
+    def claim_token(self, table_id: str, seat: int, expected: str, token_hash: str) -> bool:
+        """Give ``seat`` of ``table_id`` the token hash ``token_hash`` if it still holds
+        ``expected`` (a rematch's seat waiting for its player): whether it was given. One
+        update decides, so two processes cannot both give it."""
+        with self.engine.begin() as c:
+            result = c.execute(
+                update(_S).where(_S.c.table_id == table_id, _S.c.seat == seat,
+                                 _S.c.token_hash == expected)
+                .values(token_hash=token_hash))
+            return bool(result.rowcount == 1)
+
     def claim_rematch(self, table_id: str, new_id: str | None) -> str | None:
         """Name ``new_id`` the rematch of ``table_id`` unless a rematch is named already
         (by another process asked at the same moment); returns the rematch's id. ``None``
@@ -460,6 +473,7 @@ class Store(Leases):
                                .where(_A.c.table_id == table_id, _A.c.undone.is_(False))
                                .order_by(_A.c.seq)):
                 by_number[a.hand].actions.append((a.seat, a.action))
+            self._fill_stand_ins(c, table_id, hands)
             return self._table(c, row, hands)
 
     def load_live(self, table_id: str) -> TableData | None:
@@ -473,7 +487,28 @@ class Store(Leases):
                 select(_H).where(_H.c.table_id == table_id).order_by(_H.c.number))]
             if hands:
                 hands[-1].actions = self._hand_actions(c, table_id, hands[-1].number)
+            self._fill_stand_ins(c, table_id, hands)
             return self._table(c, row, hands)
+
+    @staticmethod
+    def _fill_stand_ins(c: Connection, table_id: str, hands: list[HandData]) -> None:
+        """Each hand's :attr:`HandData.stand_ins`: the seats of its moves a bot made for
+        their person (rare rows: one query for the whole table)."""
+        by_number = {h.number: h for h in hands}
+        for a in c.execute(select(_A.c.hand, _A.c.seat).distinct()
+                           .where(_A.c.table_id == table_id, _A.c.undone.is_(False),
+                                  _A.c.stand_in.is_(True))):
+            if a.hand in by_number:
+                by_number[a.hand].stand_ins.append(a.seat)
+        for h in hands:
+            h.stand_ins.sort()
+
+    def mark_stand_in(self, table_id: str, first: int, last: int) -> None:
+        """Mark the table's actions of versions ``first`` to ``last`` as made by a bot that
+        stands in for the seat's person (the match record says which hands a bot played)."""
+        with self.engine.begin() as c:
+            c.execute(update(_A).where(_A.c.table_id == table_id, _A.c.seq >= first,
+                                       _A.c.seq <= last).values(stand_in=True))
 
     @staticmethod
     def _hand_actions(c: Connection, table_id: str, hand: int,

@@ -2,7 +2,7 @@
 and the reports of messages, which the table's record carries.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0009
 Create Date: 2026-12-04
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
