@@ -45,8 +45,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 
 import canasta.web.storage.accounts  # noqa: F401 - its tables join Base.metadata
-from canasta.web.storage import tournament_rows  # noqa: F401 - its tables join Base.metadata
-from canasta.web.storage import chatrows  # noqa: F401 - the chat's tables, on Base
+from canasta.web.storage import (
+    chatrows,  # noqa: F401 - the chat's tables, on Base
+    tournament_rows,  # noqa: F401 - its tables join Base.metadata
+)
 from canasta.web.storage.leases import Leases
 from canasta.web.storage.models import (
     ActionRow,
