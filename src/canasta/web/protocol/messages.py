@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 
 from canasta.core.actions import Action, ActionParseError, action_from_json, parse_action
 from canasta.web.protocol.base import Request as Request  # re-exported: the dispatcher's type
-from canasta.web.protocol.base import Strict
+from canasta.web.protocol.base import Strict as Strict  # re-exported: accounts and tournaments
 from canasta.web.protocol.chatmessages import CHAT_TYPES, ChatMute, ChatReport, ChatSay
 from canasta.web.protocol.errors import bad
 from canasta.web.protocol.fields import (
