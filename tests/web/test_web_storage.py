@@ -37,7 +37,7 @@ def test_migrations_create_the_tables_and_run_twice(store: Store) -> None:
             "canasta_alembic_version"} <= names
     with store.engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT version_num FROM canasta_alembic_version").all()
-    assert rows == [("0007",)]
+    assert rows == [("0010",)]
 
 
 def test_the_models_match_the_migrations(store: Store) -> None:

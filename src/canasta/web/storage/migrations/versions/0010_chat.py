@@ -1,7 +1,7 @@
 """The chat of a table (canasta.web.play.chat): its messages, each person's mutes and blocks,
 and the reports of messages, which the table's record carries.
 
-Revision ID: 0007
+Revision ID: 0010
 Revises: 0009
 Create Date: 2026-12-04
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
+revision = "0010"
 down_revision = "0009"
 branch_labels = None
 depends_on = None
