@@ -67,6 +67,21 @@ _M = 14  # order 1: points of the natural cards laid with their wild cards, from
 #: ``misses`` accepted plans that the copy refused (the model missing a rule; stays 0).
 COUNTS: dict[str, int] = {"nodes": 0, "tries": 0, "misses": 0}
 
+#: The most memoised states one model may evaluate (its ``budget``). Far above what the rules
+#: allow (targets x states x wild cards: the largest hands of every preset evaluate a few
+#: hundred; ``python -m canasta.sim.goingout_sweep`` prints the most), so it is never reached
+#: in play; it is the bound that no position can defeat. Past it :meth:`Model.reach` raises
+#: :class:`SearchOverrun`, and the callers answer conservatively (see there).
+NODE_CAP = 20_000
+
+#: The budget in force (``LIMIT["nodes"]``, :data:`NODE_CAP` unless a test lowers it to
+#: show what happens at the cap).
+LIMIT: dict[str, int] = {"nodes": NODE_CAP}
+
+
+class SearchOverrun(Exception):
+    """A going-out search spent its node budget (:data:`NODE_CAP`) without an answer."""
+
 
 class Target:
     """A meld that may receive cards in a going-out plan: its key, whether it exists, the
@@ -97,6 +112,7 @@ class Model:
                  last: int | None) -> None:
         self.ok = False
         self.memo: dict[int, bool] = {}
+        self.budget = LIMIT["nodes"]  # memoised states this model may still evaluate
         r = s.rules
         mr = r.melds
         g = r.going_out
@@ -398,6 +414,9 @@ class Model:
         if got is not None:
             return got
         COUNTS["nodes"] += 1
+        self.budget -= 1
+        if self.budget < 0:
+            raise SearchOverrun(f"going-out search past {LIMIT['nodes']} states")
         t = self.targets[i]
         top = min(t.hi, left)
         low = max(t.lo, left - self.slack[i + 1])
@@ -413,6 +432,30 @@ class Model:
     def possible(self) -> bool:
         """Does some spread work?"""
         return self.ok and self.reach(0, self.wilds, self.start)
+
+    def wild_counts(self) -> list[int]:
+        """For each target, the numbers of wild cards it takes in some accepted spread, as a
+        bit mask (bit ``k``: ``k`` wild cards); all 0 when no spread works. One forward pass
+        over the targets that keeps only the states :meth:`reach` can finish, so it costs
+        what :meth:`possible` costs, once more at most."""
+        n = len(self.targets)
+        out = [0] * n
+        if not self.possible():
+            return out
+        frontier = {(self.start, self.wilds)}
+        for i in range(n):
+            t = self.targets[i]
+            nxt_frontier: set[tuple[int, int]] = set()
+            for st, left in frontier:
+                top = min(t.hi, left)
+                low = max(t.lo, left - self.slack[i + 1])
+                for k in range(top, low - 1, -1):
+                    nxt = self.step(i, st, k)
+                    if nxt >= 0 and self.reach(i + 1, left - k, nxt):
+                        out[i] |= 1 << k
+                        nxt_frontier.add((nxt, left - k))
+            frontier = nxt_frontier
+        return out
 
     def spreads(self) -> Iterator[tuple[list[int], int]]:
         """Every accepted spread in the exhaustive search's order, with its orders (bits as

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from canasta.core import generate, goingout, opening, transitions
+from canasta.core import generate, opening, transitions
 from canasta.core.actions import (
     ACTION_TYPES,
     Action,
@@ -40,6 +40,7 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData, Phase
+from canasta.core.goingout_binding import STOPS, UNSHOWN, BindingCheck
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
 from canasta.core.illegal import fail, not_an_action
@@ -87,7 +88,7 @@ def iter_legal(s: HandData) -> Iterator[Action]:
     def full(t: HandData, action: Action) -> bool:
         return check(t, action, memo if t is s else None) is None
 
-    yield from generate.play_actions(s, full, rare_candidates)
+    yield from generate.play_actions(s, full, rare_candidates, memo.binding_check(s))
 
 
 def _full_check(s: HandData, action: Action) -> bool:
@@ -97,17 +98,21 @@ def _full_check(s: HandData, action: Action) -> bool:
 class GoingOutMemo:
     """Can the player to act go out (:func:`canasta.core.goingout.going_out_plan`)? Searched
     at most once, so that the checks of one position share the answer: the checks of a
-    binding "yes" ask it for every meld, lay-off and discard."""
+    binding "yes" ask it for every meld, lay-off and discard, and share one
+    :class:`~canasta.core.goingout_binding.BindingCheck` for the melds."""
 
-    __slots__ = ("known",)
+    __slots__ = ("binding",)
 
     def __init__(self) -> None:
-        self.known = -1  # -1 not searched yet, 0 no way out, 1 a way out
+        self.binding: BindingCheck | None = None
 
     def can_go_out(self, s: HandData) -> bool:
-        if self.known < 0:
-            self.known = int(goingout.can_go_out(s))
-        return self.known == 1
+        return self.binding_check(s).can_go_out()
+
+    def binding_check(self, s: HandData) -> BindingCheck:
+        if self.binding is None:
+            self.binding = BindingCheck(s)
+        return self.binding
 
 
 def reference_legal_actions(s: HandData) -> list[Action]:
@@ -518,14 +523,20 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None,
                          r.opening_minimum(s.scores[team])) < need:
             raise opening_short(s, team, "after this meld your opening could not be "
                                 "completed, and the pile you took cannot be given back")
-    if s.answer is True and s.lookahead and (memo or GoingOutMemo()).can_go_out(s):
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and not goingout.can_go_out(probe):
+    memo = memo or GoingOutMemo()
+    if s.answer is True and s.lookahead and memo.can_go_out(s):
+        binding = memo.binding_check(s)
+        verdict = binding.verdict(cards, rank, target)
+        if verdict == STOPS:
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you",
                  {"case": "meld_stops_going_out"})
+        if verdict == UNSHOWN and not binding.plan_starts_with(cards, rank):
+            fail("going_out.ask_partner",
+                 "your partner said yes: you must go out, and the engine could not show "
+                 "within its search limit that you still could after this meld; play the "
+                 "first move of the engine's own way out",
+                 {"case": "meld_unverified"})
     after = s.hand_size[seat] - len(cards)
     if after == 0 and s.pending_pile:
         # A meld that completes the opening brings the taken pile to hand: not going out.

@@ -1,0 +1,178 @@
+"""The partner's binding "yes": after which melds and lay-offs can the player still go out?
+
+Seed 002: "è obbligatorio obbedire alla risposta del compagno": once the partner said yes and
+a way out exists, every meld and lay-off must leave one (``legality.check_meld``). A huge
+hand has thousands of candidate melds; searching a way out after each one
+(:func:`canasta.core.goingout.can_go_out` on a copy) cost up to a second in pure Python.
+:class:`BindingCheck` decides them all from ONE search of the position instead, wherever
+that is exact, and bounds the rest.
+
+**The shared search** (a side already open, one natural rank, at least two cards left after
+the meld, no sequence canastas, no wild-card canasta kinds with a wild-card meld). Melding
+``k`` naturals and ``w`` wild cards of rank R changes, for the going-out model
+(:mod:`canasta.core.goingout_model`), only meld R (``w`` more wild cards on it, ``k`` more
+cards) and the wild cards left to place (``w`` fewer): an open side's figures (canastas and
+kinds, the final discards but the cards melded) do not depend on which cards are already
+down. So the spreads that work after the meld are exactly the spreads of the position before
+it that give meld R at least ``w`` wild cards (exactly ``w`` when the meld is a canasta
+after it and ``melds.wilds_on_completed_canasta`` is off: no wild card may follow), with a
+final discard the meld leaves in hand. :meth:`Model.wild_counts` lists, per final discard,
+the wild-card counts each meld takes in some working spread; each candidate is then a lookup.
+``tests/test_goingout_binding.py`` checks the lookup against a search after each candidate.
+
+**Everything else** (the side not open yet: a meld moves points into the opening and may
+complete it) is searched after the candidate on a copy, one search per candidate, each
+within :data:`~canasta.core.goingout_model.NODE_CAP` states.
+
+**The cap.** A search that spends its budget (never in play: the largest hands need a few
+hundred states) answers "not shown": the meld is refused (rule ``going_out.ask_partner``,
+case ``meld_unverified``) unless it is the first move of the engine's own way out
+(:func:`canasta.core.goingout.going_out_plan`, compared by rank and counts: suits do not
+matter), which always leaves one. So a "legal" is never wrong (no accepted meld stops the
+going out), the player always has a legal way on, and ``can``, ``verify`` and
+``legal_actions`` agree (each answer depends on the position and the candidate alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from canasta.core import goingout, transitions
+from canasta.core.actions import Action, LayOff, Meld
+from canasta.core.cards import JOKER, NATURAL_RANKS, WILD_RANK
+from canasta.core.data import HandData
+from canasta.core.goingout_model import SearchOverrun
+from canasta.core.melds import DEUCES, IS_WILD, RANK
+
+#: A candidate's verdicts.
+KEEPS = 1  # going out stays possible after it
+STOPS = 0  # no way out after it
+UNSHOWN = -1  # the search spent its budget (module docstring: the cap)
+
+
+class BindingCheck:
+    """The binding-"yes" verdicts of one position (the player to act of ``s``, whose partner
+    said yes and who can go out): built lazily, shared by every check of the position."""
+
+    __slots__ = ("s", "known", "shared", "tables", "plan_sig", "searches")
+
+    def __init__(self, s: HandData) -> None:
+        self.s = s
+        self.known = -1  # can the player go out at all: -1 not searched, 0 no, 1 yes
+        self.shared = -1  # the shared search: -1 not built, 0 unavailable, 1 built
+        # Per final discard: (the last card or -1, {meld key: wild-count bit mask}).
+        self.tables: list[tuple[int, dict[int, int]]] = []
+        self.plan_sig: tuple[int, int, int, int] | None = None
+        self.searches = 0  # searches made on a copy (the fallback)
+
+    def can_go_out(self) -> bool:
+        """Can the player to act go out now (:func:`canasta.core.goingout.can_go_out`,
+        searched once)? Only then does the "yes" bind."""
+        if self.known < 0:
+            self.known = int(goingout.can_go_out(self.s))
+        return self.known == 1
+
+    def verdict(self, cards: Sequence[int], key: int, target: int | None) -> int:
+        """:data:`KEEPS`, :data:`STOPS` or :data:`UNSHOWN` for melding ``cards`` on the
+        side's meld ``key`` (``target``: the lay-off's meld, None for a new meld)."""
+        if all(IS_WILD[c] or RANK[c] == key for c in cards):
+            j = sum(1 for c in cards if c == JOKER)
+            d = sum(1 for c in cards if c in DEUCES)
+            v = self.counted(key, len(cards) - j - d, j, d)
+            if v != UNSHOWN:
+                return v
+        return self._search(cards, key, target)
+
+    def counted(self, key: int, k: int, j: int, d: int) -> int:
+        """The shared search's verdict on melding ``k`` naturals of ``key``, ``j`` jokers
+        and ``d`` deuces (:data:`KEEPS` or :data:`STOPS`), or :data:`UNSHOWN` where it does
+        not apply (the module docstring) and a search on a copy must decide."""
+        s = self.s
+        seat = s.actor
+        mr = s.rules.melds
+        if (key not in NATURAL_RANKS or s.hand_size[seat] - k - j - d < 2
+                or not s.opened[s.team_of[seat]] or mr.real_canasta or s.pending_pile
+                or (mr.wild_melds and mr.wild_canasta_kinds)):
+            # A wild canasta's kind depends on which wild cards are left.
+            return UNSHOWN
+        if self.shared < 0:
+            self._build()
+        if self.shared != 1:
+            return UNSHOWN
+        hand = s.hands[seat]
+        w = j + d
+        base = (key - 1) * 4
+        naturals_left = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] - k
+        jokers_left = hand[JOKER] - j
+        deuces_left = hand[4] + hand[5] + hand[6] + hand[7] - d
+        meld = s.melds[s.team_of[seat]].get(key)
+        exact = not mr.wilds_on_completed_canasta and (
+            (len(meld) if meld is not None else 0) + k + w >= mr.canasta_size)
+        for last, masks in self.tables:
+            if last >= 0:
+                if IS_WILD[last]:
+                    if (jokers_left if last == JOKER else deuces_left) < 1:
+                        continue
+                elif RANK[last] == key and naturals_left < 1:
+                    continue
+            mask = masks.get(key, 0)
+            if ((mask >> w) & 1) if exact else (mask >> w):
+                return KEEPS
+        return STOPS
+
+    # -- the shared search -------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.tables = []
+        try:
+            for model, _, last in goingout.models(self.s):
+                counts = model.wild_counts()
+                masks = {t.key: m for t, m in zip(model.targets, counts, strict=True)}
+                self.tables.append((-1 if last is None else last, masks))
+        except SearchOverrun:
+            self.tables = []
+            self.shared = 0
+            return
+        self.shared = 1
+
+    # -- the fallback ------------------------------------------------------------------------
+
+    def _search(self, cards: Sequence[int], key: int, target: int | None) -> int:
+        s = self.s
+        probe = s.clone()
+        probe.lookahead = False
+        action: Action = Meld(tuple(cards)) if target is None else LayOff(target, tuple(cards))
+        transitions.meld(probe, s.actor, action, tuple(cards), key)
+        self.searches += 1
+        if probe.is_over:
+            return KEEPS
+        got = goingout.way_out(probe)
+        return KEEPS if got == 1 else STOPS if got == 0 else UNSHOWN
+
+    def plan_starts_with(self, cards: Sequence[int], key: int) -> bool:
+        """Is melding ``cards`` on meld ``key`` the first move of the engine's own way out
+        (:func:`canasta.core.goingout.going_out_plan`, compared by rank and counts: suits do
+        not matter)? Such a meld always leaves a way out, the rest of that plan: it is
+        allowed when its verdict is :data:`UNSHOWN` (the module docstring: the cap)."""
+        return self._plan_first() == _signature(cards, key)
+
+    def _plan_first(self) -> tuple[int, int, int, int]:
+        if self.plan_sig is None:
+            plan = goingout.going_out_plan(self.s)
+            first = plan[0] if plan else None
+            if isinstance(first, LayOff):
+                self.plan_sig = _signature(first.cards, first.rank)
+            elif isinstance(first, Meld):
+                cards = first.cards
+                naturals = [c for c in cards if not IS_WILD[c]]
+                self.plan_sig = _signature(cards, RANK[naturals[0]] if naturals else WILD_RANK)
+            else:
+                self.plan_sig = (-1, 0, 0, 0)
+        return self.plan_sig
+
+
+def _signature(cards: Sequence[int], key: int) -> tuple[int, int, int, int]:
+    """What the rules see of a one-rank meld: its key, naturals, jokers and deuces."""
+    j = sum(1 for c in cards if c == JOKER)
+    d = sum(1 for c in cards if c in DEUCES)
+    return key, len(cards) - j - d, j, d
