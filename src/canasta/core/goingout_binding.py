@@ -41,7 +41,7 @@ from canasta.core import goingout, transitions
 from canasta.core.actions import Action, LayOff, Meld
 from canasta.core.cards import JOKER, NATURAL_RANKS, WILD_RANK
 from canasta.core.data import HandData
-from canasta.core.goingout_model import SearchOverrun
+from canasta.core.goingout_model import Model, SearchOverrun
 from canasta.core.melds import DEUCES, IS_WILD, RANK
 
 #: A candidate's verdicts.
@@ -54,14 +54,17 @@ class BindingCheck:
     """The binding-"yes" verdicts of one position (the player to act of ``s``, whose partner
     said yes and who can go out): built lazily, shared by every check of the position."""
 
-    __slots__ = ("s", "known", "shared", "tables", "plan_sig", "searches")
+    __slots__ = ("s", "known", "shared", "lasts", "models", "tables", "plan_sig", "searches")
 
     def __init__(self, s: HandData) -> None:
         self.s = s
         self.known = -1  # can the player go out at all: -1 not searched, 0 no, 1 yes
-        self.shared = -1  # the shared search: -1 not built, 0 unavailable, 1 built
-        # Per final discard: (the last card or -1, {meld key: wild-count bit mask}).
-        self.tables: list[tuple[int, dict[int, int]]] = []
+        self.shared = -1  # the shared search: -1 not built, 1 built
+        # Per final discard: the last card (-1: none), its model and, once asked for, its
+        # {meld key: wild-count bit mask} (Model.wild_counts; built per discard on demand).
+        self.lasts: list[int] = []
+        self.models: list[Model] = []
+        self.tables: dict[tuple[int, int], dict[int, int]] = {}  # (discard, deuces melded)
         self.plan_sig: tuple[int, int, int, int] | None = None
         self.searches = 0  # searches made on a copy (the fallback)
 
@@ -69,7 +72,17 @@ class BindingCheck:
         """Can the player to act go out now (:func:`canasta.core.goingout.can_go_out`,
         searched once)? Only then does the "yes" bind."""
         if self.known < 0:
-            self.known = int(goingout.can_go_out(self.s))
+            # goingout.way_out over the models kept for the shared search (their memos too).
+            if self.shared < 0:
+                self._build()
+            self.known = 0
+            for model in self.models:
+                try:
+                    if model.possible():
+                        self.known = 1
+                        break
+                except SearchOverrun:
+                    break  # not shown: the "yes" does not bind (goingout.can_go_out)
         return self.known == 1
 
     def verdict(self, cards: Sequence[int], key: int, target: int | None) -> int:
@@ -91,9 +104,7 @@ class BindingCheck:
         seat = s.actor
         mr = s.rules.melds
         if (key not in NATURAL_RANKS or s.hand_size[seat] - k - j - d < 2
-                or not s.opened[s.team_of[seat]] or mr.real_canasta or s.pending_pile
-                or (mr.wild_melds and mr.wild_canasta_kinds)):
-            # A wild canasta's kind depends on which wild cards are left.
+                or not s.opened[s.team_of[seat]] or mr.real_canasta or s.pending_pile):
             return UNSHOWN
         if self.shared < 0:
             self._build()
@@ -105,16 +116,24 @@ class BindingCheck:
         naturals_left = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] - k
         jokers_left = hand[JOKER] - j
         deuces_left = hand[4] + hand[5] + hand[6] + hand[7] - d
+        # A wild-card canasta's kind depends on the deuces left for it: tables per deuces
+        # melded (``melds.wild_canasta_kinds``).
+        kinds = mr.wild_melds and mr.wild_canasta_kinds
         meld = s.melds[s.team_of[seat]].get(key)
         exact = not mr.wilds_on_completed_canasta and (
             (len(meld) if meld is not None else 0) + k + w >= mr.canasta_size)
-        for last, masks in self.tables:
+        for i, last in enumerate(self.lasts):
             if last >= 0:
                 if IS_WILD[last]:
                     if (jokers_left if last == JOKER else deuces_left) < 1:
                         continue
                 elif RANK[last] == key and naturals_left < 1:
                     continue
+            masks = self.tables.get((i, d if kinds else 0))
+            if masks is None:
+                masks = self._table(i, d if kinds else 0)
+                if masks is None:
+                    return UNSHOWN  # that model spent its budget
             mask = masks.get(key, 0)
             if ((mask >> w) & 1) if exact else (mask >> w):
                 return KEEPS
@@ -123,17 +142,28 @@ class BindingCheck:
     # -- the shared search -------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.tables = []
-        try:
-            for model, _, last in goingout.models(self.s):
-                counts = model.wild_counts()
-                masks = {t.key: m for t, m in zip(model.targets, counts, strict=True)}
-                self.tables.append((-1 if last is None else last, masks))
-        except SearchOverrun:
-            self.tables = []
-            self.shared = 0
-            return
+        """The models of the position's final discards (their spreads come on demand)."""
+        for model, _, last in goingout.models(self.s):
+            self.lasts.append(-1 if last is None else last)
+            self.models.append(model)
         self.shared = 1
+
+    def _table(self, i: int, melded_deuces: int) -> dict[int, int] | None:
+        """The wild-count masks of final discard ``i`` with ``melded_deuces`` of the hand's
+        deuces in the candidate, or None when its model spends its budget (then every
+        candidate whose lookup comes to it is :data:`UNSHOWN`: a verdict depends on the
+        position and the candidate alone, never on what was asked before)."""
+        model = self.models[i]
+        deuces = len(model.deuces) - melded_deuces
+        if model.deuces_left != deuces or model.budget < 0:
+            model.reset(deuces)
+        try:
+            counts = model.wild_counts()
+        except SearchOverrun:
+            return None
+        masks = {t.key: m for t, m in zip(model.targets, counts, strict=True)}
+        self.tables[(i, melded_deuces)] = masks
+        return masks
 
     # -- the fallback ------------------------------------------------------------------------
 

@@ -179,6 +179,9 @@ class Model:
             self.wild_target = Target(WILD_RANK, wild_meld is not None, w, 0, w, [])
         self.jokers = jokers = hand[JOKER]
         self.deuces = [c for c in DEUCES for _ in range(hand[c])]
+        # The deuces a wild-card canasta may be made of (``melds.wild_canasta_kinds``: all
+        # deuces is the natural kind): the hand's, or fewer (:meth:`reset`).
+        self.deuces_left = len(self.deuces)
         self.wilds = wilds = jokers + len(self.deuces)
         self.deuces_only = wild_meld is None or all(c in DEUCES for c in wild_meld)
         self.opened = opened = s.opened[team]
@@ -326,7 +329,7 @@ class Model:
             if total >= self.size:
                 can += 1
                 if self.wck:
-                    if self.deuces_only and k <= len(self.deuces):
+                    if self.deuces_only and k <= self.deuces_left:
                         nat += 1
                     else:
                         st |= _MIX
@@ -433,6 +436,13 @@ class Model:
         """Does some spread work?"""
         return self.ok and self.reach(0, self.wilds, self.start)
 
+    def reset(self, deuces_left: int) -> None:
+        """Search again from nothing (memo and budget), as if ``deuces_left`` of the hand's
+        deuces could go to the wild-card meld (the others are already melded elsewhere)."""
+        self.deuces_left = deuces_left
+        self.memo = {}
+        self.budget = LIMIT["nodes"]
+
     def wild_counts(self) -> list[int]:
         """For each target, the numbers of wild cards it takes in some accepted spread, as a
         bit mask (bit ``k``: ``k`` wild cards); all 0 when no spread works. One forward pass
@@ -442,19 +452,25 @@ class Model:
         out = [0] * n
         if not self.possible():
             return out
-        frontier = {(self.start, self.wilds)}
+        # The states reached before each target, each with the wild cards left in it (a
+        # step does not depend on them, so it is made once per state and count).
+        frontier: dict[int, set[int]] = {self.start: {self.wilds}}
         for i in range(n):
             t = self.targets[i]
-            nxt_frontier: set[tuple[int, int]] = set()
-            for st, left in frontier:
-                top = min(t.hi, left)
-                low = max(t.lo, left - self.slack[i + 1])
+            after = self.slack[i + 1]
+            ahead: dict[int, set[int]] = {}
+            for st, lefts in frontier.items():
+                top = min(t.hi, max(lefts))
+                low = max(t.lo, min(lefts) - after)
                 for k in range(top, low - 1, -1):
                     nxt = self.step(i, st, k)
-                    if nxt >= 0 and self.reach(i + 1, left - k, nxt):
-                        out[i] |= 1 << k
-                        nxt_frontier.add((nxt, left - k))
-            frontier = nxt_frontier
+                    if nxt < 0:
+                        continue
+                    for left in lefts:
+                        if k <= left and left - k <= after and self.reach(i + 1, left - k, nxt):
+                            out[i] |= 1 << k
+                            ahead.setdefault(nxt, set()).add(left - k)
+            frontier = ahead
         return out
 
     def spreads(self) -> Iterator[tuple[list[int], int]]:

@@ -33,7 +33,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -191,6 +194,70 @@ def sweep(seeds: int, sizes: list[int], out: TextIO = sys.stdout) -> float:
     return worst_all.ms
 
 
+def group_times(name: str, players: int, seeds: int, sizes: list[int]) -> list[float]:
+    """The ``legal_actions()`` times (ms, fastest of three) of every sweep position of one
+    preset and player count, in the sweep's order."""
+    out: list[float] = []
+    for seed in range(seeds):
+        for s, _ in positions(name, players, seed, sizes):
+            out.append(timed(s.legal_actions))
+    return out
+
+
+def worker() -> int:
+    """``--worker``: read ``NAME PLAYERS SEEDS SIZES`` lines, answer each with a JSON list
+    of :func:`group_times` (one line), until end of input."""
+    for line in sys.stdin:
+        name, players, seeds, sizes = line.split()
+        times = group_times(name, int(players), int(seeds), [int(x) for x in sizes.split(",")])
+        print(json.dumps(times), flush=True)
+    return 0
+
+
+def compare(old_src: str, seeds: int, sizes: list[int], out: TextIO = sys.stdout) -> None:
+    """Time the sweep's positions under the sources in ``old_src`` (a ``src`` folder, say a
+    ``git worktree`` of an older commit) and under these, side by side in one run: one
+    worker process per tree, asked in turn for each preset and player count, so both meet
+    the same load. Prints the median and the max ``legal_actions()`` ms of each."""
+    here = str(Path(__file__).resolve().parents[2])
+    # This file's worker runs over each tree's engine (an older tree may lack the worker).
+    run = (f"import runpy, sys; sys.argv = ['goingout_sweep', '--worker']; "
+           f"runpy.run_path({str(Path(__file__).resolve())!r}, run_name='__main__')")
+    procs = []
+    for src in (old_src, here):
+        env = dict(os.environ, PYTHONPATH=src)
+        procs.append(subprocess.Popen([sys.executable, "-c", run], env=env,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True))
+    print(f"old: {old_src}\nnew: {here}\ncore: "
+          f"{'pure Python' if os.environ.get('CANASTA_PURE') else 'as installed'}", file=out)
+    print(f"{'preset':<17}{'players':>8}{'positions':>10}{'old median':>12}{'old max':>10}"
+          f"{'new median':>12}{'new max':>10}", file=out)
+    every: list[list[float]] = [[], []]
+    try:
+        for name in PRESETS:
+            for players in sorted(load_preset(name).deal.player_counts):
+                got: list[list[float]] = []
+                for i, p in enumerate(procs):
+                    assert p.stdin is not None and p.stdout is not None
+                    p.stdin.write(f"{name} {players} {seeds} {','.join(map(str, sizes))}\n")
+                    p.stdin.flush()
+                    got.append(json.loads(p.stdout.readline()))
+                    every[i] += got[-1]
+                old, new = got
+                print(f"{name:<17}{players:>8}{len(new):>10}"
+                      f"{statistics.median(old):>12.2f}{max(old):>10.2f}"
+                      f"{statistics.median(new):>12.2f}{max(new):>10.2f}", file=out, flush=True)
+    finally:
+        for p in procs:
+            if p.stdin is not None:
+                p.stdin.close()
+            p.wait()
+    print(f"{'all':<17}{'':>8}{len(every[1]):>10}{statistics.median(every[0]):>12.2f}"
+          f"{max(every[0]):>10.2f}{statistics.median(every[1]):>12.2f}{max(every[1]):>10.2f}",
+          file=out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m canasta.sim.goingout_sweep",
                                      description=__doc__,
@@ -199,10 +266,22 @@ def main(argv: list[str] | None = None) -> int:
                         "count (default 2)")
     parser.add_argument("--sizes", default="40,67,111",
                         help="hand sizes, comma-separated (default 40,67,111)")
+    parser.add_argument("--compare", metavar="OLD_SRC",
+                        help="time the same positions under the sources in OLD_SRC too (the "
+                        "src folder of an older checkout), side by side: median and max ms")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        return worker()
     sizes = [int(x) for x in args.sizes.split(",") if x]
     if args.seeds < 1 or not sizes:
         parser.error("--seeds must be at least 1 and --sizes name a size")
+    if args.compare:
+        if not Path(args.compare, "canasta").is_dir():
+            parser.error(f"--compare {args.compare}: no canasta package there (give a src "
+                         "folder)")
+        compare(args.compare, args.seeds, sizes)
+        return 0
     sweep(args.seeds, sizes)
     return 0
 

@@ -401,12 +401,21 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
         shown = len(r.breaks)
         played = sum(r.hands.values())
-        if played % 1000 < 20 or played == args.hands:  # about every thousand hands
+        if played % 1000 < 20 or played == args.hands or (
+                args.stock_end and played % 100 < 20):  # about every thousand hands
+            slow = (f", slowest action {r.slowest.slowest_ms:.1f} ms (case "
+                    f"{r.slowest.case.label})" if r.slowest is not None else "")
             print(f"soak: {played}/{args.hands} hands, {len(r.breaks)} breaks, "
-                  f"{r.seconds:.0f} s", file=sys.stderr, flush=True)
+                  f"{r.seconds:.0f} s{slow}", file=sys.stderr, flush=True)
 
-    report = soak(args.hands, args.seed, args.workers, args.every, args.start,
-                  progress=progress, stock_end=args.stock_end)
+    try:
+        report = soak(args.hands, args.seed, args.workers, args.every, args.start,
+                      progress=progress, stock_end=args.stock_end)
+    except KeyboardInterrupt:
+        # Stopped early (Ctrl-C, or SIGINT from a time limit): the progress lines above
+        # hold the hands played so far, their breaks and the slowest action.
+        print("soak: interrupted", file=sys.stderr, flush=True)
+        return 130
     print(report.text())
     return 1 if report.breaks or report.lost else 0
 
