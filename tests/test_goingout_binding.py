@@ -140,7 +140,7 @@ def one_rank_melds(s: State) -> list[tuple[Action, int, int | None]]:
 def search_after(s: State, check: BindingCheck, cards: tuple[int, ...], key: int,
                  target: int | None) -> int:
     """The verdict of a search made on a copy after the meld (the reference)."""
-    return check._search(cards, key, target)
+    return check._probe(cards, key, target)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -157,7 +157,8 @@ def test_shared_search_matches_a_search_after_each_meld(preset: str, seed: int, 
     for a, key, target in one_rank_melds(s)[:150]:
         want = search_after(s, check, a.cards, key, target)
         assert want != UNSHOWN
-        assert check.verdict(a.cards, key, target) == want, (preset, seed, a)
+        # Exact, or not shown within the fallback's budget (then refused, test below).
+        assert check.verdict(a.cards, key, target) in (want, UNSHOWN), (preset, seed, a)
         # legal_actions() lists none that stops the going out, and none it lists does.
         assert not (a in listed and want == STOPS), (preset, seed, a)
 
@@ -239,7 +240,7 @@ def test_at_the_cap_a_meld_is_refused_never_wrongly_accepted(low_cap: dict[str, 
             assert ok == (a in listed), (seed, a)
             if ok:
                 low_cap["nodes"] = goingout_model.NODE_CAP
-                assert truth._search(a.cards, key, target) == KEEPS, (seed, a)
+                assert truth._probe(a.cards, key, target) == KEEPS, (seed, a)
                 low_cap["nodes"] = cap
             else:
                 why = legality.check(s, a)

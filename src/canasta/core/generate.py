@@ -33,7 +33,7 @@ from canasta.core.actions import (
 )
 from canasta.core.cards import JOKER, NATURAL_RANKS, NUM_CODES, WILD_RANK
 from canasta.core.data import HandData
-from canasta.core.goingout_binding import KEEPS, UNSHOWN, BindingCheck
+from canasta.core.goingout_binding import OTHER, BindingCheck
 from canasta.core.melds import IS_WILD
 from canasta.core.rules import MeldRules
 from canasta.core.wildlimit import ratio_code, wild_limit_broken
@@ -245,8 +245,8 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
         return ASK  # the take cannot be undone: the opening must stay within reach
     if t.binding and t.can_go_out():
         # The partner's binding "yes": the shared search decides, or the full check.
-        v = t.check.counted(key, added - wild, jokers, deuces)
-        return ASK if v == UNSHOWN else SURE if v == KEEPS else NO
+        v = t.check.allows(key, added - wild, jokers, deuces)
+        return ASK if v == OTHER else SURE if v else NO
     return SURE
 
 

@@ -41,20 +41,32 @@ from canasta.core import goingout, transitions
 from canasta.core.actions import Action, LayOff, Meld
 from canasta.core.cards import JOKER, NATURAL_RANKS, WILD_RANK
 from canasta.core.data import HandData
-from canasta.core.goingout_model import Model, SearchOverrun
+from canasta.core.goingout_model import COUNTS, Model, SearchOverrun
 from canasta.core.melds import DEUCES, IS_WILD, RANK
+
+#: The meld keys whose candidates the fallback decides together (:meth:`BindingCheck._grids`),
+#: in the fast generator's order: the natural ranks, the wild-card meld, the black threes.
+GRID_KEYS = (*NATURAL_RANKS, WILD_RANK, 3)
+#: The fallback's work budget for one position, in units (a state evaluated is one unit, a
+#: model built :data:`MODEL_UNITS`, a copy :data:`PROBE_UNITS`): about 15 ms of pure Python
+#: on a free core, 40 searches on copies or so.
+FALLBACK_BUDGET = 4000
+PROBE_UNITS = 20
+MODEL_UNITS = 40
 
 #: A candidate's verdicts.
 KEEPS = 1  # going out stays possible after it
 STOPS = 0  # no way out after it
 UNSHOWN = -1  # the search spent its budget (module docstring: the cap)
+OTHER = -2  # not decided by counts (BindingCheck.by_counts): search it on a copy
 
 
 class BindingCheck:
     """The binding-"yes" verdicts of one position (the player to act of ``s``, whose partner
     said yes and who can go out): built lazily, shared by every check of the position."""
 
-    __slots__ = ("s", "known", "shared", "lasts", "models", "tables", "plan_sig", "searches")
+    __slots__ = ("s", "known", "shared", "lasts", "models", "tables", "grids", "plan_sig",
+                 "searches")
 
     def __init__(self, s: HandData) -> None:
         self.s = s
@@ -65,6 +77,8 @@ class BindingCheck:
         self.lasts: list[int] = []
         self.models: list[Model] = []
         self.tables: dict[tuple[int, int], dict[int, int]] = {}  # (discard, deuces melded)
+        # The fallback's verdicts, by (meld key, naturals, jokers, deuces) (:meth:`_grids`).
+        self.grids: dict[tuple[int, int, int, int], int] = {}
         self.plan_sig: tuple[int, int, int, int] | None = None
         self.searches = 0  # searches made on a copy (the fallback)
 
@@ -91,10 +105,33 @@ class BindingCheck:
         if all(IS_WILD[c] or RANK[c] == key for c in cards):
             j = sum(1 for c in cards if c == JOKER)
             d = sum(1 for c in cards if c in DEUCES)
-            v = self.counted(key, len(cards) - j - d, j, d)
-            if v != UNSHOWN:
+            v = self.by_counts(key, len(cards) - j - d, j, d)
+            if v != OTHER:
                 return v
-        return self._search(cards, key, target)
+        return self._probe(cards, key, target)
+
+    def by_counts(self, key: int, k: int, j: int, d: int) -> int:
+        """The verdict on melding ``k`` naturals of ``key`` (or none: ``key`` the wild-card
+        meld), ``j`` jokers and ``d`` deuces in canonical suits: the shared search's, else
+        the fallback's (:meth:`_grids`), else :data:`OTHER` (a candidate of neither: search
+        it on a copy)."""
+        v = self.counted(key, k, j, d)
+        if v != UNSHOWN or key not in GRID_KEYS:
+            return v if v != UNSHOWN else OTHER
+        if not self.grids:
+            self._grids()
+        got = self.grids.get((key, k, j, d))
+        return OTHER if got is None else got
+
+    def allows(self, key: int, k: int, j: int, d: int) -> int:
+        """:meth:`by_counts` resolved for the checks: True (legal under the "yes"), False,
+        or :data:`OTHER` (ask the full check)."""
+        v = self.by_counts(key, k, j, d)
+        if v == OTHER:
+            return OTHER
+        if v == UNSHOWN:
+            return int(self._plan_first() == (key, k, j, d))
+        return int(v == KEEPS)
 
     def counted(self, key: int, k: int, j: int, d: int) -> int:
         """The shared search's verdict on melding ``k`` naturals of ``key``, ``j`` jokers
@@ -167,7 +204,58 @@ class BindingCheck:
 
     # -- the fallback ------------------------------------------------------------------------
 
-    def _search(self, cards: Sequence[int], key: int, target: int | None) -> int:
+    def _grids(self) -> None:
+        """The verdicts of every meld of one rank (or of wild cards) that the shared search
+        does not decide, searched on copies in a fixed order (the meld keys in
+        :data:`GRID_KEYS` order, then naturals, jokers and deuces, fewer first) within one
+        budget of :data:`FALLBACK_BUDGET` work units for the position (a state evaluated is
+        one unit, a model :data:`MODEL_UNITS`, a copy :data:`PROBE_UNITS`). Past it the rest are
+        :data:`UNSHOWN`. The verdicts depend on the position alone, whichever is asked first,
+        so ``can`` and ``legal_actions`` agree."""
+        s = self.s
+        seat = s.actor
+        hand = s.hands[seat]
+        mr = s.rules.melds
+        melds = s.melds[s.team_of[seat]]
+        jokers = hand[JOKER]
+        deuces = hand[4] + hand[5] + hand[6] + hand[7]
+        first = [c for c in DEUCES for _ in range(hand[c])]
+        units = 0
+        self.grids[(0, 0, 0, 0)] = UNSHOWN  # built (no real meld has this key)
+        for key in GRID_KEYS:
+            if key == WILD_RANK:
+                if not mr.wild_melds:
+                    continue
+                codes: list[int] = []
+                meld = melds.get(key)
+                room = mr.canasta_size - (len(meld) if meld is not None else 0)
+                lo = 0
+            else:
+                base = (key - 1) * 4
+                group = (8, 11) if key == 3 else tuple(range(base, base + 4))
+                codes = [c for c in group for _ in range(hand[c])]
+                if not codes and key not in melds:
+                    continue
+                room = mr.max_wilds
+                lo = 0 if key in melds else min(mr.min_naturals, len(codes))
+            target = key if key in melds else None
+            for k in range(lo, len(codes) + 1):
+                for j in range(min(jokers, room) + 1):
+                    for d in range(min(deuces, room - j) + 1):
+                        if not (k or j or d) or self.counted(key, k, j, d) != UNSHOWN:
+                            continue
+                        if units >= FALLBACK_BUDGET:
+                            self.grids[(key, k, j, d)] = UNSHOWN
+                            continue
+                        cards = codes[:k] + [JOKER] * j + first[:d]
+                        nodes, models = COUNTS["nodes"], COUNTS["models"]
+                        got = self._probe(cards, key, target)
+                        units += (PROBE_UNITS + COUNTS["nodes"] - nodes
+                                  + MODEL_UNITS * (COUNTS["models"] - models))
+                        self.grids[(key, k, j, d)] = got
+
+    def _probe(self, cards: Sequence[int], key: int, target: int | None) -> int:
+        """The verdict of a search on a copy after the meld."""
         s = self.s
         probe = s.clone()
         probe.lookahead = False

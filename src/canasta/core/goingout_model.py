@@ -65,7 +65,8 @@ _M = 14  # order 1: points of the natural cards laid with their wild cards, from
 
 #: Work counters: ``nodes`` memoised states evaluated, ``tries`` plans played on a copy,
 #: ``misses`` accepted plans that the copy refused (the model missing a rule; stays 0).
-COUNTS: dict[str, int] = {"nodes": 0, "tries": 0, "misses": 0}
+#: ``models`` models built.
+COUNTS: dict[str, int] = {"nodes": 0, "tries": 0, "misses": 0, "models": 0}
 
 #: The most memoised states one model may evaluate (its ``budget``). Far above what the rules
 #: allow (targets x states x wild cards: the largest hands of every preset evaluate a few
@@ -110,6 +111,7 @@ class Model:
 
     def __init__(self, s: HandData, hand: list[int], seqs: list[tuple[int, ...]],
                  last: int | None) -> None:
+        COUNTS["models"] += 1
         self.ok = False
         self.memo: dict[int, bool] = {}
         self.budget = LIMIT["nodes"]  # memoised states this model may still evaluate
