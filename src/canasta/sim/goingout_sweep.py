@@ -28,8 +28,11 @@ other jobs): ``going_out_plan()`` at most 0.3 ms on every preset, player count a
 (the search no longer grows with the hand); the 67-card position answers ``legal_actions()``
 in 0.5 ms (6 ms pure Python). Under a binding "yes" every candidate meld is decided from one
 shared search of the position (:mod:`canasta.core.goingout_binding`) or, for a side not yet
-open, from searches on copies within one work budget; see the report of the change for the
-side-by-side figures (``--compare``).
+open, from searches on copies within one work budget. Side by side (2026-12-04, ``--seeds 2
+--compare`` against the tree before that, pure Python, CPU ms, 1,620 positions): median 0.34
+before, 0.33 after; worst 614 ms before (Brazilian, 6 players, a binding "yes"), 18 ms after
+(Brazilian 6 players; international 4 players 189 -> 4 ms, classic Italian 4 players
+67 -> 8 ms).
 """
 
 from __future__ import annotations
