@@ -84,7 +84,7 @@ class BindingCheck:
         # {meld key: wild-count bit mask} (Model.wild_counts; built per discard on demand).
         self.lasts: list[int] = []
         self.models: list[Model] = []
-        self.tables: dict[tuple[int, int], dict[int, int]] = {}  # (discard, deuces melded)
+        self.tables: dict[tuple[int, int], dict[int, int]] = {}  # (discard, deuces left)
         # The fallback's verdicts, by (meld key, naturals, jokers, deuces) (:meth:`_grids`).
         self.grids: dict[tuple[int, int, int, int], int] = {}
         self.plan_sig: tuple[int, int, int, int] | None = None
@@ -148,8 +148,7 @@ class BindingCheck:
         s = self.s
         seat = s.actor
         mr = s.rules.melds
-        if (key not in NATURAL_RANKS or s.hand_size[seat] - k - j - d < 2
-                or not s.opened[s.team_of[seat]] or mr.real_canasta or s.pending_pile):
+        if not self._applies(key, k + j + d):
             return UNSHOWN
         if self.shared < 0:
             self._build()
@@ -174,17 +173,23 @@ class BindingCheck:
                         continue
                 elif RANK[last] == key and naturals_left < 1:
                     continue
-            masks = self.tables.get((i, d if kinds else 0))
+            masks = self._table(i, d if kinds else 0)
             if masks is None:
-                masks = self._table(i, d if kinds else 0)
-                if masks is None:
-                    return UNSHOWN  # that model spent its budget
+                return UNSHOWN  # that model spent its budget
             mask = masks.get(key, 0)
             if ((mask >> w) & 1) if exact else (mask >> w):
                 return KEEPS
         return STOPS
 
     # -- the shared search -------------------------------------------------------------------
+
+    def _applies(self, key: int, cards: int) -> bool:
+        """Does the shared search decide a meld of ``cards`` cards on meld ``key``?"""
+        s = self.s
+        seat = s.actor
+        return (key in NATURAL_RANKS and s.hand_size[seat] - cards >= 2
+                and s.opened[s.team_of[seat]] and not s.rules.melds.real_canasta
+                and not s.pending_pile)
 
     def _build(self) -> None:
         """The models of the position's final discards (their spreads come on demand)."""
@@ -197,9 +202,18 @@ class BindingCheck:
         """The wild-count masks of final discard ``i`` with ``melded_deuces`` of the hand's
         deuces in the candidate, or None when its model spends its budget (then every
         candidate whose lookup comes to it is :data:`UNSHOWN`: a verdict depends on the
-        position and the candidate alone, never on what was asked before)."""
+        position and the candidate alone, never on what was asked before). The deuces left
+        matter only to a wild-card meld of deuces alone, up to the most it may take: tables
+        that differ in nothing else are one."""
         model = self.models[i]
-        deuces = len(model.deuces) - melded_deuces
+        wt = model.wild_target
+        deuces = len(model.deuces)
+        if wt is not None and model.wck and model.deuces_only and (
+                deuces - melded_deuces < wt.hi):
+            deuces -= melded_deuces
+        masks = self.tables.get((i, deuces))
+        if masks is not None:
+            return masks
         if model.deuces_left != deuces or model.budget < 0:
             model.reset(deuces)
         try:
@@ -207,7 +221,7 @@ class BindingCheck:
         except SearchOverrun:
             return None
         masks = {t.key: m for t, m in zip(model.targets, counts, strict=True)}
-        self.tables[(i, melded_deuces)] = masks
+        self.tables[(i, deuces)] = masks
         return masks
 
     # -- the fallback ------------------------------------------------------------------------
@@ -250,7 +264,7 @@ class BindingCheck:
             for k in range(lo, len(codes) + 1):
                 for j in range(min(jokers, room) + 1):
                     for d in range(min(deuces, room - j) + 1):
-                        if not (k or j or d) or self.counted(key, k, j, d) != UNSHOWN:
+                        if not (k or j or d) or self._applies(key, k + j + d):
                             continue
                         if units >= FALLBACK_BUDGET:
                             self.grids[(key, k, j, d)] = UNSHOWN
