@@ -34,7 +34,8 @@ COMPILED = ("cards", "melds", "scoring", "data", "transitions", "goingout", "goi
             "generate",
             "legality", "meldcheck", "candidates", "meldshape", "goingout_rules", "illegal",
             "state", "match",
-            "view", "blanking", "features", "meldkey", "wildlimit", "eventlog")
+            "view", "blanking", "features", "meldkey", "wildlimit", "eventlog",
+            "goingout_binding")
 
 
 def _remove_stray_extensions() -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from canasta.core import goingout
 from canasta.core.actions import (
     ORDER,
     Action,
@@ -34,6 +33,7 @@ from canasta.core.actions import (
 )
 from canasta.core.cards import JOKER, NATURAL_RANKS, NUM_CODES, WILD_RANK
 from canasta.core.data import HandData
+from canasta.core.goingout_binding import OTHER, BindingCheck
 from canasta.core.melds import IS_WILD
 from canasta.core.rules import MeldRules
 from canasta.core.wildlimit import ratio_code, wild_limit_broken
@@ -138,14 +138,14 @@ class _Turn:
     rules it reads copied into plain fields."""
 
     __slots__ = ("s", "seat", "team", "hand", "size", "melds", "no_melds", "binding",
-                 "opened", "wm_unfinished", "nat_only", "mattoni", "plan_known",
+                 "opened", "wm_unfinished", "nat_only", "mattoni",
                  "min_cards", "min_naturals", "max_wilds", "canasta_size", "ratio",
                  "wild_melds", "black_wilds", "wilds_on_completed", "restricts",
                  "black_out_of_play", "black_going_out", "discard_required", "pending",
-                 "lookahead")
+                 "lookahead", "check")
 
 
-    def __init__(self, s: HandData) -> None:
+    def __init__(self, s: HandData, check: BindingCheck | None = None) -> None:
         r = s.rules
         mr = r.melds
         self.s = s
@@ -166,7 +166,8 @@ class _Turn:
                                   and s.is_concealed(seat)))
         self.mattoni = (not opened and r.opening.joker_meld_blocks_mattoni and s.took_pile
                         and s.mattoni_blocked(team))
-        self.plan_known: int = -1  # going out: -1 not yet searched, 0 no way, 1 a way
+        # The binding "yes" (goingout_binding), shared with the full checks of the position.
+        self.check: BindingCheck = check if check is not None else BindingCheck(s)
         self.min_cards: int = mr.min_cards
         self.min_naturals: int = mr.min_naturals
         self.max_wilds: int = mr.max_wilds
@@ -184,10 +185,8 @@ class _Turn:
 
 
     def can_go_out(self) -> bool:
-        """Can the player go out this turn (searched once per call)?"""
-        if self.plan_known < 0:
-            self.plan_known = int(goingout.can_go_out(self.s))
-        return self.plan_known == 1
+        """Can the player go out this turn (searched once per position)?"""
+        return self.check.can_go_out()
 
 
 def _shape(t: _Turn, key: int, total: int, wilds: int, added_wilds: int, before: int) -> bool:
@@ -236,7 +235,7 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
         return NO  # black threes only when going out
     if after == 0 and t.discard_required and not t.pending:
         return NO
-    if t.binding or after == 0 or (after == 1 and t.lookahead):
+    if after == 0 or (after == 1 and t.lookahead):
         return ASK
     s = t.s
     r = s.rules
@@ -244,6 +243,10 @@ def meld_verdict(t: _Turn, key: int, exists: bool, before: int, before_wilds: in
         r.going_out.concealed_waives_minimum and s.is_concealed(t.seat)
     ):
         return ASK  # the take cannot be undone: the opening must stay within reach
+    if t.binding and t.can_go_out():
+        # The partner's binding "yes": the shared search decides, or the full check.
+        v = t.check.allows(key, added - wild, jokers, deuces)
+        return ASK if v == OTHER else SURE if v else NO
     return SURE
 
 
@@ -254,11 +257,13 @@ def _partners_blacks(t: _Turn) -> int:
 
 
 def play_actions(s: HandData, full: FullCheck,
-                 rare: Callable[[HandData], Iterable[Action]]) -> Iterator[Action]:
+                 rare: Callable[[HandData], Iterable[Action]],
+                 check: BindingCheck | None = None) -> Iterator[Action]:
     """The legal actions of the PLAY phase, in the order of ``legality.play_candidates``.
     ``full`` decides the candidates that need a look ahead; ``rare`` yields the candidates
-    of the rare rules (sequence canastas, declared red threes), all decided by ``full``."""
-    t = _Turn(s)
+    of the rare rules (sequence canastas, declared red threes), all decided by ``full``.
+    ``check``: the position's binding-"yes" verdicts, shared with ``full``'s checks."""
+    t = _Turn(s, check)
     melded = False  # a meld or lay-off was yielded (then a take cannot be given back)
     r = s.rules
     mr = r.melds

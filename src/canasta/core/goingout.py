@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from canasta.core.actions import Action, Discard, LayOff, Meld
 from canasta.core.cards import BLACK_THREES, JOKER, NATURAL_RANKS
 from canasta.core.data import HandData, Phase
-from canasta.core.goingout_model import COUNTS, Model
+from canasta.core.goingout_model import COUNTS, Model, SearchOverrun
 from canasta.core.melds import BLACK3, DEUCES, SEQUENCE_KEY
 
 #: Plans the model accepts but a copy refuses, after which one model is given up (the model
@@ -54,10 +54,18 @@ def going_out_plan(s: HandData) -> list[Action] | None:
     out this turn, or None when no way out exists (exact: every final discard, every meld of
     the hand's ranks and every spread of its wild cards is considered; see the module
     docstring for the two cases left out). The plan is checked by playing it on a copy, so it
-    always works; the state is not changed."""
+    always works; the state is not changed. None too when a model spends its node budget
+    (``goingout_model.LIMIT["nodes"]``, never reached in play) before a plan."""
+    try:
+        return _first_plan(s)
+    except SearchOverrun:
+        return None
+
+
+def _first_plan(s: HandData) -> list[Action] | None:
     seat = s.actor
     min_cards = s.rules.melds.min_cards
-    for model, seqs, last in _models(s):
+    for model, seqs, last in models(s):
         misses = 0
         for ks, orders in model.spreads():
             for order in (0, 1):
@@ -80,14 +88,27 @@ def can_go_out(s: HandData) -> bool:
     """Whether :func:`going_out_plan` finds a plan, decided by the model alone (no plan is
     laid out or played on a copy): what the checks of a partner's binding "yes" ask after each
     candidate meld. The same answer as ``going_out_plan(s) is not None`` (the model is exact:
-    ``COUNTS["misses"]`` stays 0, and the tests compare the two)."""
-    for model, _, _ in _models(s):
-        if model.possible():
-            return True
-    return False
+    ``COUNTS["misses"]`` stays 0, and the tests compare the two). False where the search
+    spent its node budget without finding a way (:func:`way_out` is -1): the conservative
+    answer, under which a partner's "yes" does not bind (the player is never held to a going
+    out the engine cannot show)."""
+    return way_out(s) == 1
 
 
-def _models(s: HandData) -> Iterator[tuple[Model, list[tuple[int, ...]], int | None]]:
+def way_out(s: HandData) -> int:
+    """1 when the player to act can go out this turn, 0 when not, -1 when a model spent its
+    budget (``goingout_model.LIMIT["nodes"]`` memoised states, :data:`~canasta.core.
+    goingout_model.NODE_CAP` unless lowered) without an answer. 1 and 0 are exact."""
+    for model, _, _ in models(s):
+        try:
+            if model.possible():
+                return 1
+        except SearchOverrun:
+            return -1
+    return 0
+
+
+def models(s: HandData) -> Iterator[tuple[Model, list[tuple[int, ...]], int | None]]:
     """The model of every final discard and set of sequence canastas to try, in the
     exhaustive search's order, with its sequences and final discard (None: none)."""
     if s.phase is not Phase.PLAY or s.no_discard or s.answer is False or s.pending_pile:
@@ -318,19 +339,3 @@ def _works(s: HandData, seat: int, plan: list[Action]) -> bool:
             break
     return probe.is_over and probe.went_out == seat and len(plan) > 0 and (
         probe.hand_size[seat] == 0)
-
-
-class GoingOutMemo:
-    """Can the player to act go out (:func:`going_out_plan`)? Searched
-    at most once, so that the checks of one position share the answer: the checks of a
-    binding "yes" ask it for every meld, lay-off and discard."""
-
-    __slots__ = ("known",)
-
-    def __init__(self) -> None:
-        self.known = -1  # -1 not searched yet, 0 no way out, 1 a way out
-
-    def can_go_out(self, s: HandData) -> bool:
-        if self.known < 0:
-            self.known = int(can_go_out(s))
-        return self.known == 1

@@ -65,7 +65,23 @@ _M = 14  # order 1: points of the natural cards laid with their wild cards, from
 
 #: Work counters: ``nodes`` memoised states evaluated, ``tries`` plans played on a copy,
 #: ``misses`` accepted plans that the copy refused (the model missing a rule; stays 0).
-COUNTS: dict[str, int] = {"nodes": 0, "tries": 0, "misses": 0}
+#: ``models`` models built.
+COUNTS: dict[str, int] = {"nodes": 0, "tries": 0, "misses": 0, "models": 0}
+
+#: The most memoised states one model may evaluate (its ``budget``). Far above what the rules
+#: allow (targets x states x wild cards: the largest hands of every preset evaluate a few
+#: hundred; ``python -m canasta.sim.goingout_sweep`` prints the most), so it is never reached
+#: in play; it is the bound that no position can defeat. Past it :meth:`Model.reach` raises
+#: :class:`SearchOverrun`, and the callers answer conservatively (see there).
+NODE_CAP = 20_000
+
+#: The budget in force (``LIMIT["nodes"]``, :data:`NODE_CAP` unless a test lowers it to
+#: show what happens at the cap).
+LIMIT: dict[str, int] = {"nodes": NODE_CAP}
+
+
+class SearchOverrun(Exception):
+    """A going-out search spent its node budget (:data:`NODE_CAP`) without an answer."""
 
 
 class Target:
@@ -95,8 +111,10 @@ class Model:
 
     def __init__(self, s: HandData, hand: list[int], seqs: list[tuple[int, ...]],
                  last: int | None) -> None:
+        COUNTS["models"] += 1
         self.ok = False
         self.memo: dict[int, bool] = {}
+        self.budget = LIMIT["nodes"]  # memoised states this model may still evaluate
         r = s.rules
         mr = r.melds
         g = r.going_out
@@ -163,6 +181,9 @@ class Model:
             self.wild_target = Target(WILD_RANK, wild_meld is not None, w, 0, w, [])
         self.jokers = jokers = hand[JOKER]
         self.deuces = [c for c in DEUCES for _ in range(hand[c])]
+        # The deuces a wild-card canasta may be made of (``melds.wild_canasta_kinds``: all
+        # deuces is the natural kind): the hand's, or fewer (:meth:`reset`).
+        self.deuces_left = len(self.deuces)
         self.wilds = wilds = jokers + len(self.deuces)
         self.deuces_only = wild_meld is None or all(c in DEUCES for c in wild_meld)
         self.opened = opened = s.opened[team]
@@ -310,7 +331,7 @@ class Model:
             if total >= self.size:
                 can += 1
                 if self.wck:
-                    if self.deuces_only and k <= len(self.deuces):
+                    if self.deuces_only and k <= self.deuces_left:
                         nat += 1
                     else:
                         st |= _MIX
@@ -398,6 +419,9 @@ class Model:
         if got is not None:
             return got
         COUNTS["nodes"] += 1
+        self.budget -= 1
+        if self.budget < 0:
+            raise SearchOverrun(f"going-out search past {LIMIT['nodes']} states")
         t = self.targets[i]
         top = min(t.hi, left)
         low = max(t.lo, left - self.slack[i + 1])
@@ -413,6 +437,43 @@ class Model:
     def possible(self) -> bool:
         """Does some spread work?"""
         return self.ok and self.reach(0, self.wilds, self.start)
+
+    def reset(self, deuces_left: int) -> None:
+        """Search again from nothing (memo and budget), as if ``deuces_left`` of the hand's
+        deuces could go to the wild-card meld (the others are already melded elsewhere)."""
+        self.deuces_left = deuces_left
+        self.memo = {}
+        self.budget = LIMIT["nodes"]
+
+    def wild_counts(self) -> list[int]:
+        """For each target, the numbers of wild cards it takes in some accepted spread, as a
+        bit mask (bit ``k``: ``k`` wild cards); all 0 when no spread works. One forward pass
+        over the targets that keeps only the states :meth:`reach` can finish, so it costs
+        what :meth:`possible` costs, once more at most."""
+        n = len(self.targets)
+        out = [0] * n
+        if not self.possible():
+            return out
+        # The states reached before each target, each with the wild cards left in it (a
+        # step does not depend on them, so it is made once per state and count).
+        frontier: dict[int, set[int]] = {self.start: {self.wilds}}
+        for i in range(n):
+            t = self.targets[i]
+            after = self.slack[i + 1]
+            ahead: dict[int, set[int]] = {}
+            for st, lefts in frontier.items():
+                top = min(t.hi, max(lefts))
+                low = max(t.lo, min(lefts) - after)
+                for k in range(top, low - 1, -1):
+                    nxt = self.step(i, st, k)
+                    if nxt < 0:
+                        continue
+                    for left in lefts:
+                        if k <= left and left - k <= after and self.reach(i + 1, left - k, nxt):
+                            out[i] |= 1 << k
+                            ahead.setdefault(nxt, set()).add(left - k)
+            frontier = ahead
+        return out
 
     def spreads(self) -> Iterator[tuple[list[int], int]]:
         """Every accepted spread in the exhaustive search's order, with its orders (bits as

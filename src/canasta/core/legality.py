@@ -39,7 +39,7 @@ from canasta.core.cards import (
     rank_text,
 )
 from canasta.core.data import HandData, Phase
-from canasta.core.goingout import GoingOutMemo as GoingOutMemo
+from canasta.core.goingout_binding import GoingOutMemo as GoingOutMemo
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError as IllegalActionError
 from canasta.core.illegal import fail, not_an_action
@@ -88,7 +88,7 @@ def iter_legal(s: HandData) -> Iterator[Action]:
     def full(t: HandData, action: Action) -> bool:
         return check(t, action, memo if t is s else None) is None
 
-    yield from generate.play_actions(s, full, rare_candidates)
+    yield from generate.play_actions(s, full, rare_candidates, memo.binding_check(s))
 
 
 def _full_check(s: HandData, action: Action) -> bool:

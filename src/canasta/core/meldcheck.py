@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from canasta.core import goingout, opening, transitions
+from canasta.core import opening, transitions
 from canasta.core.actions import Action, LayOff, Meld
 from canasta.core.candidates import meld_key, partners_black_threes
 from canasta.core.cards import NUM_CODES, POINTS, WILD_RANK, rank_text
 from canasta.core.data import HandData
-from canasta.core.goingout import GoingOutMemo
+from canasta.core.goingout_binding import STOPS, UNSHOWN, GoingOutMemo
 from canasta.core.goingout_rules import going_out_error, opening_short
 from canasta.core.illegal import IllegalActionError, fail
 from canasta.core.melds import IS_WILD, RANK, RED3, SEQUENCE_KEY, is_sequence
@@ -151,14 +151,20 @@ def check_meld(s: HandData, seat: int, cards: Sequence[int], target: int | None,
                          r.opening_minimum(s.scores[team])) < need:
             raise opening_short(s, team, "after this meld your opening could not be "
                                 "completed, and the pile you took cannot be given back")
-    if s.answer is True and s.lookahead and (memo or GoingOutMemo()).can_go_out(s):
-        probe = s.clone()
-        probe.lookahead = False
-        transitions.meld(probe, seat, _as_action(cards, target), tuple(cards), rank)
-        if not probe.is_over and not goingout.can_go_out(probe):
+    memo = memo or GoingOutMemo()
+    if s.answer is True and s.lookahead and memo.can_go_out(s):
+        binding = memo.binding_check(s)
+        verdict = binding.verdict(cards, rank, target)
+        if verdict == STOPS:
             fail("going_out.ask_partner",
                        "your partner said yes: you must go out, and this meld would stop you",
                  {"case": "meld_stops_going_out"})
+        if verdict == UNSHOWN and not binding.plan_starts_with(cards, rank):
+            fail("going_out.ask_partner",
+                 "your partner said yes: you must go out, and the engine could not show "
+                 "within its search limit that you still could after this meld; play the "
+                 "first move of the engine's own way out",
+                 {"case": "meld_unverified"})
     after = s.hand_size[seat] - len(cards)
     if after == 0 and s.pending_pile:
         # A meld that completes the opening brings the taken pile to hand: not going out.

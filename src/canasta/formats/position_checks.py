@@ -12,9 +12,12 @@ its deal order and its history from the deal is replayed instead, by
 
 from __future__ import annotations
 
+from math import gcd
+
 from canasta.core import meldshape
 from canasta.core.cards import (
     BLACK_THREES,
+    JOKER,
     NUM_CODES,
     POINTS,
     RED_THREES,
@@ -24,6 +27,7 @@ from canasta.core.cards import (
 )
 from canasta.core.events import Dealt, Discarded, Event, Melded, UpcardTurned
 from canasta.core.melds import SEQUENCE_KEY
+from canasta.core.rules import Rules
 from canasta.core.state import Phase, State
 from canasta.formats.eventjson import event_to_json
 from canasta.formats.jsondoc import MAX_SCORE, Reader, count_text, deck_counts, sub
@@ -39,13 +43,53 @@ def max_turn(s: State) -> int:
     return 2 * sum(deck_counts(s.rules, s.players))
 
 
+def score_step(rules: Rules) -> int:
+    """The greatest common divisor of every amount a score is made of under ``rules`` (the
+    cards' points, the canasta bonuses, red threes, going out and the penalties of
+    ``scoring.*``, ``red_threes.*`` and ``going_out.*``; a multiplier keeps a multiple): a
+    match score is always a multiple of it (5 in every preset)."""
+    sc, rt, g = rules.scoring, rules.red_threes, rules.going_out
+    amounts = [*POINTS, sc.natural_canasta, sc.mixed_canasta, sc.natural_aces_canasta,
+               sc.mixed_aces_canasta, sc.wild_canasta_mixed, sc.wild_canasta_deuces,
+               sc.wild_canasta_six_jokers, sc.five_canastas, sc.five_natural_canastas,
+               sc.black_three_in_hand, sc.all_black_threes_in_hand, sc.real_canasta,
+               rt.value, rt.in_hand_penalty, *rt.totals.values(), g.bonus, g.concealed_bonus,
+               g.ask_yes_unable_penalty]
+    step = 0
+    for amount in amounts:
+        step = gcd(step, amount)
+    return step or 1
+
+
 def check_numbers(r: Reader, s: State, path: str) -> None:
     """Every number within what a hand can reach (the reader has bounded each by
     :data:`~canasta.formats.jsondoc.MAX_SCORE` or the deck already): the turn within
     :func:`max_turn`, a seat's questions within its turns (one a turn) and the rules' limit,
-    a team's last joker turn within the turns, the raised minimum a whole number of
-    ``opening.retract_penalty``."""
+    a team's last joker turn within the turns (and a joker on its melds), the raised minimum
+    a whole number of ``opening.retract_penalty``; each match score a multiple of
+    :func:`score_step` (not bounded by the target: a hand may be dealt at any score, to
+    reach every opening band); the turn's opening points
+    a multiple of the cards' points and within the points the side has melded; a seat that
+    melded (``player_melded``) on a side with melds."""
     tp = sub(path, "turn")
+    step = score_step(s.rules)
+    for t, score in enumerate(s.scores):
+        at = sub(sub(path, "scores"), t)
+        if score % step:
+            r.fail(at, f"expected a multiple of {step}: every card, bonus and penalty of "
+                       "these rules is [scoring]")
+    card_step = 0
+    for points in POINTS:
+        card_step = gcd(card_step, points)
+    team = s.team_of[s.current]
+    melded = sum(POINTS[c] for m in s.melds[team].values() for c in m)
+    if s.opening_points % card_step or s.opening_points > melded:
+        r.fail(sub(tp, "opening_points"), f"expected a multiple of {card_step} up to the "
+                                          f"{melded} points team {team} has melded")
+    for seat, did in enumerate(s.player_melded):
+        if did and not s.melds[s.team_of[seat]]:
+            r.fail(sub(sub(path, "player_melded"), seat),
+                   "expected false: this seat's side has no meld")
     limit = max_turn(s)
     if s.turn > limit:
         r.fail(sub(tp, "number"), f"expected at most {limit} turns: every turn draws from the "
@@ -61,6 +105,9 @@ def check_numbers(r: Reader, s: State, path: str) -> None:
     for t, turn in enumerate(s.joker_turn):
         if turn > s.turn:
             r.fail(sub(sub(path, "joker_turn"), t), f"expected a turn up to {s.turn} (or -1)")
+        if turn >= 0 and not any(c == JOKER for m in s.melds[t].values() for c in m):
+            r.fail(sub(sub(path, "joker_turn"), t), "expected -1: team "
+                   f"{t} has no joker on the table (a joker melded stays there)")
     penalty = s.rules.opening.retract_penalty
     for t, extra in enumerate(s.min_extra):
         if extra > MAX_SCORE or (extra % penalty if penalty else extra):
