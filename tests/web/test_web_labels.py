@@ -28,6 +28,10 @@ def button_keys(page: str) -> set[str]:
         for line in (STATIC / script).read_text(encoding="utf-8").splitlines():
             if "button(" in line or 'el("button"' in line:
                 keys |= set(re.findall(r'\bt\("([^"]+)"', line))
+    # a key built from a prefix (``t("chat.preset." + key)``) names every key it may end as
+    prefixes = {k for k in keys if k.endswith(".")}
+    keys = (keys - prefixes) | {k for k in catalogue("en") for p in prefixes
+                                if k.startswith(p)}
     return keys | WIDGETS.get(page, set())
 
 
