@@ -107,7 +107,12 @@ def test_tables_are_taken_up_when_used_and_bots_resume_without_loading_every_tab
 def test_the_settings_sent_are_every_field_of_the_settings() -> None:
     settings = TableSettings(clock=30, level="hard", hints=False, undo=True, public=True,
                              rematch="abcd")
-    assert settings.to_json() == dataclasses.asdict(settings)
+    # a tournament's own fields are sent only at its tables (other tables read as before)
+    plain = {k: v for k, v in dataclasses.asdict(settings).items()
+             if k not in ("hands", "tournament")}
+    assert settings.to_json() == plain
+    at_a_tournament = dataclasses.replace(settings, hands=2, tournament="t1")
+    assert at_a_tournament.to_json() == dataclasses.asdict(at_a_tournament)
 
 
 def test_a_table_keeps_its_rules_when_its_preset_file_changes(sqlite_store: Any,
