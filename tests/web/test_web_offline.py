@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 import time
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from io import BytesIO
@@ -143,20 +144,24 @@ def test_a_hand_is_played_in_chromium_with_the_network_gone(server: ServerProces
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(server.base + "/offline/")
+        page.goto(server.base + "/offline/?pace=0")  # the bots move without a pause
         page.wait_for_selector("body[data-ready=true]", state="attached", timeout=240_000)
         # the service worker has kept every file: the network can go
         page.wait_for_function("navigator.serviceWorker.controller !== null || "
                                "navigator.serviceWorker.ready", timeout=60_000)
+        worker = urllib.request.urlopen(server.base + "/offline/sw.js").read().decode()
+        files = json.loads(worker.split("const FILES = ", 1)[1].split(";\n", 1)[0])
         deadline = time.monotonic() + 120
+        kept = 0
         while time.monotonic() < deadline:
             kept = page.evaluate("""async () => {
                 const keys = await caches.keys();
                 if (!keys.length) return 0;
                 return (await (await caches.open(keys[0])).keys()).length; }""")
-            if kept >= 20:
+            if kept >= len(files):
                 break
-            page.wait_for_timeout(500)
+            page.wait_for_timeout(200)
+        assert kept == len(files), f"the service worker kept {kept} of {len(files)} files"
         ctx.set_offline(True)
         page.reload()
         page.wait_for_selector("body[data-ready=true]", state="attached", timeout=240_000)
@@ -171,7 +176,7 @@ def test_a_hand_is_played_in_chromium_with_the_network_gone(server: ServerProces
             if page.is_visible("#sheet"):
                 break
             if not _next_move(page):
-                page.wait_for_timeout(150)
+                page.wait_for_timeout(50)
             elif not shot_taken and page.locator("#hand .card.playable").count():
                 page.screenshot(path=str(ARTEFACTS / "offline-table-desktop.png"))
                 page.set_viewport_size({"width": 390, "height": 844})
