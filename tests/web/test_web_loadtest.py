@@ -55,3 +55,17 @@ def test_a_duplicate_tournament_on_two_processes() -> None:
     assert result["deal_pairs"] == result["deal_pairs_expected"] == 2
     assert result["tables_replayed"] == 4 and result["tables_broken"] == []
     assert result["server_errors"] == 0
+
+
+@pytest.mark.slow
+def test_a_hostile_client_meets_the_per_address_limits() -> None:
+    # the benchmark's own address is exempt; the hostile client's (127.0.0.2) is not: past
+    # its budgets its work is refused with 429 and its WebSockets stop at the cap
+    result = main(["--tables", "3", "--seconds", "3", "--warmup", "1", "--bot-delay", "0.05",
+                   "--hostile", "--json"])
+    answers = result["hostile_answers"]
+    assert answers["preview"].get("429", 0) > 0 and answers["record"].get("429", 0) > 0
+    assert answers["preview"].get("served", 0) <= 20 + 4 * 3 + 1  # the burst and the rate
+    assert result["hostile_sockets"]["held"] == 32
+    assert result["hostile_samples"] > 0 and result["calm_p95_ms"] > 0
+    assert result["tables_broken"] == [] and result["server_errors"] == 0

@@ -97,7 +97,7 @@ from canasta.web.headers import install as install_headers
 from canasta.web.play.chat import ChatDesk
 from canasta.web.play.tables import Connection, TableManager, bot_levels, variants
 from canasta.web.protocol.errors import WebError, bad
-from canasta.web.protocol.limits import ServerLimits
+from canasta.web.protocol.limits import ServerLimits, exempt_addresses
 from canasta.web.protocol.ratelimit import SocketCount
 from canasta.web.protocol.reading import read_hello, read_json, refusal
 from canasta.web.storage.store import Store
@@ -419,7 +419,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
         return await run(request, p.Review(hand=hand, seat=seat), table_id)
 
     # -- the WebSocket -----------------------------------------------------------------------
-    sockets = SocketCount(limits.sockets_per_address)
+    sockets = SocketCount(limits.sockets_per_address, exempt_addresses())
     manager.max_spectators = limits.spectators_per_table
 
     @app.websocket("/ws/{table_id}")

@@ -29,6 +29,11 @@ milliseconds of each settling request, and of reading the leaderboard at the end
 standings (:mod:`canasta.web.tournaments.load`: the seconds to make its tables and to play
 each round, the moves per second, the latency of reading its results).
 
+``--hostile`` measures the same tables again for as long beside one hostile client
+(:mod:`canasta.web.hostile`: six threads sending the requests that cost real work as fast
+as they can, and 64 WebSockets, from an address of their own) and prints both phases'
+latencies, their ratio and how the hostile requests were answered (served or ``429``).
+
 The bots are ``greedy`` by default (``--level``): the cheapest bot that plays real canasta,
 so that the figures measure the server (storing, broadcasting, the views) rather than a
 search; a level that searches costs its thinking on top (in the server's bot threads).
@@ -55,6 +60,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from canasta.web.hostile import ADDRESS
 
 _VERSION = re.compile(r'"version": (\d+), "at": ([0-9.]+)')
 
@@ -87,12 +94,10 @@ class Server:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         cluster = ["--redis", redis, "--prefix", prefix] if redis else []
-        # every table of the load comes from this one address: lift the per-client limit
-        # on new tables (canasta.web.protocol.limits), which a real client never reaches
-        cluster += ["--create-burst", "1000000"]
-        # and on its WebSocket connections and records (canasta.web.protocol.ratelimit)
-        env = {**os.environ, "CANASTA_SOCKETS_PER_ADDRESS": "1000000",
-               "CANASTA_WORK_BURST": "1000000"}
+        # every table of the load comes from this one address: no per-address limit
+        # applies to it (canasta.web.protocol.limits), while any other address (the hostile
+        # client's) meets the server's real limits
+        env = {**os.environ, "CANASTA_LIMITS_EXEMPT": "127.0.0.1"}
         self.log = log
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "canasta.web", "--port", str(self.port), "--db", db,
@@ -330,7 +335,8 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 async def _run(servers: list[Server], tables: int, seconds: float, warmup: float,
-               level: str, bot_delay: float, rated: int = 0) -> dict[str, Any]:
+               level: str, bot_delay: float, rated: int = 0,
+               hostile: bool = False) -> dict[str, Any]:
     accounts = await asyncio.gather(*[asyncio.to_thread(Account, servers[i % len(servers)])
                                       for i in range(min(rated, tables))])
     made = await asyncio.gather(*[
@@ -354,6 +360,8 @@ async def _run(servers: list[Server], tables: int, seconds: float, warmup: float
     cpu = [(s.cpu() - c) / elapsed for s, c in zip(servers, cpu0, strict=True)]
     mine = (time.process_time() - mine0) / elapsed
     load = os.getloadavg()[0]
+    against = await _against_a_hostile_client(servers[0], watches, measuring, seconds) \
+        if hostile else {}
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(x * 1000 for w in watches for x in w.latencies)
@@ -376,7 +384,41 @@ async def _run(servers: list[Server], tables: int, seconds: float, warmup: float
         "rated": len(accounts), "rated_settled": len(settled),
         "settle_p50_ms": round(_quantile(settled, 0.50), 1),
         "leaderboard_ms": round(board_ms, 1),
+        **against,
     }
+
+
+async def _against_a_hostile_client(server: Server, watches: list[Watch],
+                                    measuring: list[bool], seconds: float) -> dict[str, Any]:
+    """The same tables for ``seconds`` more with a hostile client beside them
+    (:mod:`canasta.web.hostile`): the latency of both phases and how its requests fared."""
+    from canasta.web.hostile import Hostile, measure, open_sockets
+
+    calm = [w.latencies for w in watches]
+    for w in watches:
+        w.latencies = []
+    client = await asyncio.to_thread(Hostile, server.port, [w.table for w in watches])
+    done = asyncio.Event()
+    sockets = asyncio.create_task(open_sockets(server.port, watches[0].table, done))
+    client.start()
+    measuring[0] = True
+    await asyncio.sleep(seconds)
+    measuring[0] = False
+    answered = await asyncio.to_thread(client.stop)
+    done.set()
+    held = await sockets
+    under = [x for w in watches for x in w.latencies]
+    for w, kept in zip(watches, calm, strict=True):
+        w.latencies = kept
+    calm_p50, calm_p95 = measure([x for kept in calm for x in kept])
+    p50, p95 = measure(under)
+    sent = sum(n for kinds in answered.values() for n in kinds.values())
+    return {"calm_p50_ms": round(calm_p50, 1), "calm_p95_ms": round(calm_p95, 1),
+            "hostile_p50_ms": round(p50, 1), "hostile_p95_ms": round(p95, 1),
+            "hostile_p95_ratio": round(p95 / calm_p95, 2) if calm_p95 else float("nan"),
+            "hostile_samples": len(under), "hostile_requests": sent,
+            "hostile_requests_per_s": round(sent / seconds, 1),
+            "hostile_answers": answered, "hostile_sockets": held}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -400,6 +442,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    help="one duplicate tournament of --tables tables instead")
     p.add_argument("--rounds", type=int, default=1, help="with --tournament: rounds (1)")
     p.add_argument("--deals", type=int, default=1, help="with --tournament: deals a round (1)")
+    p.add_argument("--hostile", action="store_true",
+                   help="measure again beside one hostile client (canasta.web.hostile)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON only")
     a = p.parse_args(argv)
     if a.processes > 1 and not a.redis:
@@ -423,7 +467,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     result["moves_per_s"] = round(result["moves"] / result["seconds"], 1)
                 else:
                     result = asyncio.run(_run(servers, a.tables, a.seconds, a.warmup,
-                                              a.level, a.bot_delay, a.rated))
+                                              a.level, a.bot_delay, a.rated, a.hostile))
             finally:
                 for server in servers:
                     server.stop()
@@ -458,6 +502,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"{result['server_cpu']}, this client {result['client_cpu']} cores; load "
               f"average {result['load_average']}; {len(errors)} error lines in the logs; "
               f"{checked} stored tables replayed, {len(broken)} broken")
+        if a.hostile:
+            print(f"beside one hostile client ({result['hostile_requests_per_s']} requests/s "
+                  f"from {ADDRESS}; answers {result['hostile_answers']}; WebSockets "
+                  f"{result['hostile_sockets']}): move to spectator p50 "
+                  f"{result['hostile_p50_ms']} ms, p95 {result['hostile_p95_ms']} ms "
+                  f"({result['hostile_samples']} samples), {result['hostile_p95_ratio']}x "
+                  f"the calm p95 of {result['calm_p95_ms']} ms")
         if result["rated"]:
             print(f"rated: {result['rated']} accounts, {result['rated_settled']} matches "
                   f"settled (p50 {result['settle_p50_ms']} ms a settling request), "

@@ -87,6 +87,15 @@ class ServerLimits:
         return {f"CANASTA_{f.name.upper()}": str(getattr(self, f.name)) for f in fields(self)}
 
 
+def exempt_addresses(env: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Client addresses that no per-address limit applies to: ``CANASTA_LIMITS_EXEMPT``, a
+    comma-separated list (a health checker, or the load benchmark's own driver, which sends
+    every table's requests from one address); empty by default."""
+    env = os.environ if env is None else env
+    return frozenset(a.strip() for a in env.get("CANASTA_LIMITS_EXEMPT", "").split(",")
+                     if a.strip())
+
+
 class Buckets:
     """Token buckets by key: each key may spend ``burst`` at once, refilled at ``rate`` a
     second. Keys whose bucket is full again are forgotten once there are more than

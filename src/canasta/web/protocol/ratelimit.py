@@ -36,13 +36,16 @@ __all__ = ["ChatBudget", "SocketCount", "check_spectators", "people_present"]
 class SocketCount:
     """The open WebSocket connections per client address, at most ``cap`` each."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, exempt: frozenset[str] = frozenset()) -> None:
         self.cap = cap
+        self.exempt = exempt  # addresses never counted (canasta.web.protocol.limits)
         self.open: dict[str, int] = {}
 
     def acquire(self, client: str) -> bool:
         """Count one more connection of ``client``: False (nothing counted) when it has
         ``cap`` open already."""
+        if client in self.exempt:
+            return True
         n = self.open.get(client, 0)
         if n >= self.cap:
             return False
@@ -50,6 +53,8 @@ class SocketCount:
         return True
 
     def release(self, client: str) -> None:
+        if client in self.exempt:
+            return
         n = self.open.get(client, 0) - 1
         if n > 0:
             self.open[client] = n
