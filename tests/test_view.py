@@ -486,3 +486,26 @@ def test_no_public_field_of_a_view_holds_another_seats_hidden_draw() -> None:
     seen = [e for e in view.events if isinstance(e, Drew) and e.seat != 0]
     assert len(seen) == len(hidden_draws)
     assert all(e.drawn is None for e in seen), seen[:2]
+
+
+def test_a_finished_hands_view_pickles_with_its_score_sheets() -> None:
+    """A view at a hand's end holds the score sheets (frozen values of the compiled scoring
+    module, which did not unpickle by their default: "cannot assign to field 'team'")."""
+    import pickle
+
+    from canasta.bots import make_bot
+    from canasta.core.scoring import Penalty, TeamHand
+
+    state = State.deal(load_preset("international"), 4, seed=3)
+    bot = make_bot("greedy:seed=1")
+    while not state.is_over:
+        state.apply(bot.choose(state.view(state.actor)))
+    view = state.view(0)
+    again = pickle.loads(pickle.dumps(view))
+    assert again.events == view.events and list(again.events[-1].scores) == state.score()
+    assert [s.score_after for s in again.events[-1].scores] == \
+        [s.score_after for s in state.score()]
+    penalty = Penalty("custom", -100, "late", 2, None)
+    team = TeamHand(melds=((1, 1, 1),), red_threes=1, penalties=(penalty,))
+    assert pickle.loads(pickle.dumps(penalty)) == penalty
+    assert pickle.loads(pickle.dumps(team)) == team

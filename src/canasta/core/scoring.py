@@ -80,6 +80,11 @@ class Penalty:
     count: int = 1
     difference: int | None = None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # compiled frozen dataclasses do not unpickle by their default (they refuse the
+        # attribute set): rebuilt by the constructor, compiled or not
+        return (Penalty, (self.code, self.points, self.text, self.count, self.difference))
+
     def values(self) -> dict[str, int | str]:
         """The row's values (:attr:`ScoreSheet.codes`): ``{"penalty": code, "count": n}``, with
         ``difference`` and, for ``custom``, ``label``."""
@@ -139,6 +144,11 @@ class TeamHand:
     penalties: tuple[Penalty, ...] = ()
     red_threes_in_hand: int = 0
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (TeamHand, (self.melds, self.red_threes, self.hands, self.went_out,
+                           self.concealed, self.score_before, self.penalties,
+                           self.red_threes_in_hand))
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
@@ -160,6 +170,10 @@ class ScoreSheet:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score_after", self.score_before + self.hand_total)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ScoreSheet, (self.team, self.items, self.hand_total, self.score_before,
+                             self.codes))
 
     def to_dict(self) -> dict[str, object]:
         return {
