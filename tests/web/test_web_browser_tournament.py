@@ -81,7 +81,7 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
 
     host.click("#start")
     host.wait_for_selector("text=Round 1 of 1 in play", timeout=30_000)
-    ana.wait_for_selector("#go-table", timeout=30_000)
+    ana.wait_for_selector("#go-table", timeout=90_000)  # the page polls every 2 s
     ana.click("#go-table")
     ana.wait_for_selector("body[data-version]", state="attached", timeout=30_000)
     ana.wait_for_selector("#tourney-link")  # the way back to the tournament

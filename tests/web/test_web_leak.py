@@ -101,7 +101,19 @@ def check_message(msg: dict[str, Any], seat: int | None, state: State | None,
         assert sorted(msg["view"]["hand"]) == sorted(card_text(c) for c in
                                                      state.hand_cards(seat))
     leaked = cards_in(msg) & secrets
-    assert not leaked, f"seat {seat} was sent {sorted(map(card_text, leaked))}"
+    assert not leaked, (f"seat {seat} was sent {sorted(map(card_text, leaked))} at "
+                        f"{_paths(msg['view'], {card_text(c) for c in leaked})}")
+
+
+def _paths(x: Any, texts: set[str], at: str = "view") -> list[str]:
+    """Where in a message the card texts ``texts`` stand (for the failure's message)."""
+    if isinstance(x, dict):
+        return [p for k, v in x.items() for p in _paths(v, texts, f"{at}.{k}")]
+    if isinstance(x, list):
+        return [p for i, v in enumerate(x) for p in _paths(v, texts, f"{at}[{i}]")]
+    if isinstance(x, str) and any(t in CARD.findall(x) for t in texts):
+        return [f"{at}={x[:120]!r}"]
+    return []
 
 
 def choose(msg: dict[str, Any], rng: random.Random) -> dict[str, Any]:
