@@ -27,7 +27,6 @@ import http.client
 import json
 import random
 import threading
-import time
 from collections import Counter
 from typing import Any
 
@@ -156,17 +155,3 @@ async def open_sockets(port: int, table: str, stop: asyncio.Event) -> dict[str, 
     await stop.wait()
     await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
     return {"held": len(held), "refused": refused}
-
-
-def measure(latencies: list[float]) -> tuple[float, float]:
-    """p50 and p95 of ``latencies`` (seconds), in milliseconds."""
-    ordered = sorted(x * 1000 for x in latencies)
-    if not ordered:
-        return float("nan"), float("nan")
-    return (ordered[len(ordered) // 2],
-            ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))])
-
-
-def elapsed_since(started: float) -> float:
-    """Seconds since ``started`` (``time.monotonic``)."""
-    return time.monotonic() - started

@@ -5,8 +5,8 @@ import { loadPyodide } from "/offline/pyodide/pyodide.mjs";
 
 const $ = (id) => document.getElementById(id);
 // The pause before each bot move, in ms (`?pace=0` plays them at once: tests, impatience).
-const PACE = Number(new URLSearchParams(location.search).get("pace"));
-const BOT_PAUSE_MS = Number.isFinite(PACE) && PACE >= 0 && PACE <= 5000 && new URLSearchParams(location.search).has("pace") ? PACE : 450;
+const PACE = new URLSearchParams(location.search).get("pace");
+const BOT_PAUSE_MS = PACE !== null && Number(PACE) >= 0 && Number(PACE) <= 5000 ? Number(PACE) : 450;
 let py = null;         // the Pyodide instance, once the engine is in
 let S = null;          // the last snapshot
 let botTimer = null;
