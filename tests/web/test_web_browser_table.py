@@ -196,6 +196,10 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     assert carla.evaluate("([x, y]) => document.elementFromPoint(x, y).id", centre) == \
         "sheet-next"
+    # Ana plays her seat again, so that the next hand waits for her: four bots with no delay
+    # could play it out before Carla closes her sheet, which would then show that hand's
+    ana.evaluate("send({type: 'take-back'})")
+    ana.wait_for_function("S.seats[0].controller === 'human'")
     v = version(ana)
     ana.click("#sheet-next")
     carla.wait_for_function(f"document.body.dataset.version !== '{v}'")
