@@ -9,6 +9,24 @@ from __future__ import annotations
 import os
 
 import pytest
+import typer.testing
+
+_typer_command = typer.testing._get_command
+_built: dict[tuple[int, int, int], tuple[object, object]] = {}
+
+
+def _built_once(app: typer.Typer) -> object:
+    """Typer builds the whole click command tree at every ``CliRunner.invoke`` (a tenth of a
+    second for ``canasta``'s, most of a fuzzed CLI test's time): build it once per app and
+    set of registered commands."""
+    key = (id(app), len(app.registered_commands), len(app.registered_groups))
+    hit = _built.get(key)
+    if hit is None or hit[0] is not app:
+        hit = _built[key] = (app, _typer_command(app))
+    return hit[1]
+
+
+typer.testing._get_command = _built_once  # type: ignore[assignment]
 
 _skipped: list[str] = []
 

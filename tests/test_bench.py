@@ -21,7 +21,7 @@ def test_state_with_hand_has_that_many_cards(size: int) -> None:
 
 
 def test_tiny_run_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    bench.main(["--rounds", "1", "--hands", "1"])
+    bench.main(["--rounds", "1", "--hands", "1", "--sample-seconds", "0.005"])
     out = capsys.readouterr().out
     kind = "compiled" if canasta.core.COMPILED else "pure Python"
     assert f"({kind} core" in out
@@ -33,7 +33,7 @@ def test_tiny_run_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_wall_clock_is_chosen_once_for_everything(capsys: pytest.CaptureFixture[str]) -> None:
-    bench.main(["--rounds", "1", "--hands", "1", "--wall"])
+    bench.main(["--rounds", "1", "--hands", "1", "--wall", "--sample-seconds", "0.005"])
     assert "everything timed by the wall clock" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bench.main(["--cpu", "--wall"])
@@ -79,5 +79,6 @@ def test_cpu_clock_times_ours_and_the_baseline(capsys: pytest.CaptureFixture[str
     n, secs = bench.baseline_run(os.path.dirname(here), "international", 1, 2, seed=0,
                                  pure=True, cpu=True)
     assert n > 20 and secs > 0
-    bench.main(["--rounds", "1", "--hands", "1", "--cpu"])
-    assert "everything timed by CPU time" in capsys.readouterr().out
+    bench.main(["--rounds", "1", "--hands", "1", "--cpu", "--sample-seconds", "0.005"])
+    out = capsys.readouterr().out
+    assert "everything timed by CPU time" in out and "samples of 0.005 s" in out

@@ -273,6 +273,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="time everything by CPU time (time.process_time): the default")
     parser.add_argument("--wall", action="store_true",
                         help="time everything by the wall clock instead (follows the load)")
+    parser.add_argument("--sample-seconds", type=float, default=SAMPLE_SECONDS,
+                        help=f"least clock time of one micro sample ({SAMPLE_SECONDS}); "
+                             "shorter for a quick look, less stable")
     parser.add_argument("--bots", action="store_true",
                         help="also time each bot level per decision (canasta.sim.botbench)")
     args = parser.parse_args(argv)
@@ -317,15 +320,19 @@ def main(argv: list[str] | None = None) -> None:
 
     small = state_with_hand("international", 11, args.players)
     big = state_with_hand("international", 30, args.players)
-    legal11 = time_us(small.legal_actions, clock)
-    legal30 = time_us(big.legal_actions, clock)
+    least = args.sample_seconds
+    legal11 = time_us(small.legal_actions, clock, min_seconds=least)
+    legal30 = time_us(big.legal_actions, clock, min_seconds=least)
     early = mid_hand_states("international", args.players, 20, seed=3, depth=(10, 11))
     late = mid_hand_states("international", args.players, 40, seed=3, depth=(150, 151))
-    clone_early = time_us(lambda: [s.clone() for s in early], clock) / len(early)
-    clone_late = time_us(lambda: [s.clone() for s in late], clock) / len(late)
+    clone_early = time_us(lambda: [s.clone() for s in early], clock,
+                          min_seconds=least) / len(early)
+    clone_late = time_us(lambda: [s.clone() for s in late], clock,
+                         min_seconds=least) / len(late)
     states = mid_hand_states("international", args.players, 30, seed=7)
-    applied = apply_us(states, clock)
-    clone_mid = time_us(lambda: [s.clone() for s in states], clock) / len(states)
+    applied = apply_us(states, clock, min_seconds=least)
+    clone_mid = time_us(lambda: [s.clone() for s in states], clock,
+                        min_seconds=least) / len(states)
     mem = int(statistics.median(state_bytes(s) for s in states[:10]))
     mem30 = state_bytes(big)
 
@@ -334,7 +341,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.players} players, median of {args.rounds} interleaved rounds of "
           f"{args.hands} hands per variant"
           + (", everything timed by CPU time" if cpu else ", everything timed by the wall clock")
-          + f"; micro figures: medians of {SAMPLES} samples of {SAMPLE_SECONDS} s or more")
+          + f"; micro figures: medians of {SAMPLES} samples of {least} s or more")
     for v in VARIANTS:
         line = f"  decisions/s {v:<14} {statistics.median(ours[v]):10,.0f}"
         if args.baseline:
