@@ -28,7 +28,7 @@ from canasta.formats.records import (
 )
 from formatkit import deal, loadable_presets, preset, preset_params, roundtrip
 
-HANDS = 1000
+HANDS = 500
 
 
 def play_match(rules: Rules, players: int, seed: int, hands: int,
@@ -55,8 +55,8 @@ def play_match(rules: Rules, players: int, seed: int, hands: int,
 
 
 @pytest.mark.slow
-def test_a_replay_of_1000_simulated_hands_reproduces_their_scores() -> None:
-    """1,000 hands of random bots, spread over every preset and player count, each written as a
+def test_a_replay_of_500_simulated_hands_reproduces_their_scores() -> None:
+    """500 hands of random bots, spread over every preset and player count, each written as a
     record, read back from JSON text and replayed: every score sheet, every total and the final
     position are the engine's."""
     combos = [(r, n) for r in loadable_presets() for n in r.deal.player_counts]
