@@ -159,6 +159,12 @@ def test_a_turn_played_with_the_keyboard_alone_and_cards_named(
     assert "Stock" in (page.get_attribute("#stock", "aria-label") or "")
     assert page.get_attribute("#stock", "role") == "button"
     assert "Keys:" in page.inner_text("#keys-help")
+    # on the phone (a touch screen, no mouse) the help line starts hidden; "?" shows it
+    assert page.locator("#keys-help").is_visible() == (size == "desktop")
+    if size == "phone":
+        page.locator("#hand .card").first.focus()
+        page.keyboard.press("?")
+        assert page.locator("#keys-help").is_visible()
     version = int(page.evaluate("document.body.dataset.version"))
     page.locator("#hand .card").first.focus()
     page.keyboard.press("d")  # draw

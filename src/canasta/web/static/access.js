@@ -164,3 +164,6 @@ document.addEventListener("focusout", (e) => {
 });
 document.addEventListener("keydown", onKey);
 initDisplay();
+// On a touch screen with no mouse (a phone) the keys' help line is noise that pushes the
+// table down: it starts hidden there, and "?" still shows it to whoever has a keyboard.
+if (window.matchMedia("(hover: none) and (pointer: coarse)").matches) $("keys-help").classList.add("hidden");
