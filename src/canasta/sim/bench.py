@@ -233,12 +233,39 @@ def time_us(fn: Callable[[], object], clock: Callable[[], float] = time.process_
 
 def apply_us(states: list[State], clock: Callable[[], float] = time.process_time,
              samples: int = SAMPLES, min_seconds: float = SAMPLE_SECONDS) -> float:
-    """``apply()`` of the first legal action in microseconds, on clones (the median clone
-    time subtracted)."""
+    """``apply()`` of the first legal action in microseconds, on clones: clone-and-apply and
+    clone alone are timed in alternating samples and the figure is the median of the
+    samples' differences (two separate medians drifted apart under load, and once gave a
+    negative time). Never below 0: an ``apply`` lost in the clock's noise reads 0."""
     pairs = [(s, s.legal_actions()[0]) for s in states]
-    both = time_us(lambda: [s.clone().apply(a) for s, a in pairs], clock, samples, min_seconds)
-    clone = time_us(lambda: [s.clone() for s, _a in pairs], clock, samples, min_seconds)
-    return (both - clone) / len(pairs)
+
+    def both() -> None:
+        for s, a in pairs:
+            s.clone().apply(a)
+
+    def clone() -> None:
+        for s, _a in pairs:
+            s.clone()
+
+    repeat = 1
+    while True:
+        start = clock()
+        for _ in range(repeat):
+            both()
+        if clock() - start >= min_seconds / 4 or repeat >= 1 << 20:
+            break
+        repeat *= 2
+    repeat = max(1, repeat * 4)
+    diffs = []
+    for _ in range(samples):
+        times = []
+        for fn in (both, clone):
+            start = clock()
+            for _ in range(repeat):
+                fn()
+            times.append((clock() - start) / repeat * 1e6)
+        diffs.append(times[0] - times[1])
+    return max(0.0, statistics.median(diffs) / len(pairs))
 
 
 def state_bytes(state: State) -> int:
