@@ -40,8 +40,9 @@ from canasta.bots.registry import (
 from canasta.core.actions import Action
 from canasta.core.state import View
 
-__all__ = ["BOTS", "Bot", "BotInfo", "Param", "RandomBot", "Reason", "Suggestion", "bot_info",
-           "bot_names", "make_bot", "parse_spec", "register_bot", "split_specs", "suggest"]
+__all__ = ["BOTS", "DEFAULT_BUDGET", "Bot", "BotInfo", "Param", "RandomBot", "Reason",
+           "Suggestion", "bot_info", "bot_names", "make_bot", "parse_spec", "register_bot",
+           "split_specs", "suggest"]
 
 
 class RandomBot:

@@ -1,7 +1,7 @@
 """Hints: the best moves of a seat's :class:`~canasta.core.view.View`, valued by the expert's
 search at a small budget, each with short reasons a player can read.
 
-``suggest(view, n=3, budget=0.4)`` returns :class:`Suggestion` values, best first. Their
+``suggest(view, n=3, budget=0.25)`` returns :class:`Suggestion` values, best first. Their
 ``value`` is an estimate in points of the hand (the seat's side minus the best other side)
 *relative to the baseline*, the move the playout policy (the plain heuristic) would play
 there: 0 for that move, about +40 for a move the search finds 40 points better on average
@@ -50,8 +50,9 @@ from canasta.i18n import t
 
 __all__ = ["Reason", "Suggestion", "suggest", "reasons_for", "DEFAULT_BUDGET"]
 
-#: Seconds of search per hint by default (the issue asks for at most 0.5 s per call).
-DEFAULT_BUDGET = 0.4
+#: Seconds of search per hint by default: a hint is to answer within 0.3 s (median), and
+#: the round in progress at the deadline is finished (docs/bots.md "Hints").
+DEFAULT_BUDGET = 0.25
 #: A pile of this many cards or more, open to the next player, is at risk.
 BIG_PILE = 5
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from canasta.bots import Suggestion, suggest
+from canasta.bots import DEFAULT_BUDGET, Suggestion, suggest
 from canasta.cli.options import check_lang
 from canasta.core.actions import action_to_json
 from canasta.formats.jsondoc import FormatError
@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
             callback=check_lang,
             help="Language of the reasons: " + ", ".join(languages()) + ".")] = "en",
         budget: Annotated[float, typer.Option(
-            min=0.01, max=60.0, help="Seconds of search.")] = 0.4,
+            min=0.01, max=60.0, help="Seconds of search.")] = DEFAULT_BUDGET,
         iterations: Annotated[int | None, typer.Option(
             min=1, help="Sampled deals instead of a time budget (reproducible).")] = None,
         seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,

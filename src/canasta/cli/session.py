@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import canasta.cli.moves as moves
-from canasta.bots import Bot, make_bot
+from canasta.bots import DEFAULT_BUDGET, Bot, make_bot
 from canasta.cli.render import symbol_text, team_names
 from canasta.core.actions import Action, Draw
 from canasta.core.cards import card_text, sort_key
@@ -110,7 +110,7 @@ class Session:
         #: Why the last line named no move ("you hold no more 4"), for ``why``.
         self.last_error = ""
         #: Seconds of search per hint (canasta.bots.suggest).
-        self.hint_budget = 0.4
+        self.hint_budget = DEFAULT_BUDGET
         self._mark: TurnMark | None = None
         if allow_undo and self.human_to_act():
             # a game resumed mid-turn: the person may still take back this turn's melds

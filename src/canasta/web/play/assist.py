@@ -11,15 +11,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from canasta.bots import Suggestion
+from canasta.bots import DEFAULT_BUDGET, Suggestion
 from canasta.core.actions import action_to_json
 from canasta.web.play.service import TableService
 from canasta.web.play.settings import SettingsError, check_level
 from canasta.web.play.standin import check_absent
 from canasta.web.protocol.errors import WebError, bad
 
-#: Seconds of search per hint (canasta.bots.hints.DEFAULT_BUDGET is the same).
-HINT_BUDGET = 0.4
+#: Seconds of search per hint: the same as `canasta hint` and `canasta play`.
+HINT_BUDGET = DEFAULT_BUDGET
 HINT_COUNT = 3
 
 
