@@ -205,12 +205,21 @@
       e.preventDefault();
       const players = Number($("play-players").value);
       const level = $("play-level").value;
+      // against a person: seat 1 is theirs (the next seat: an opponent whatever the
+      // player count), every other seat a bot
+      const person = $("play-with").value === "person";
       const seats = [{ type: "human" }];
-      for (let i = 1; i < players; i++) seats.push({ type: "bot", level });
+      for (let i = 1; i < players; i++) seats.push(person && i === 1 ? { type: "human" } : { type: "bot", level });
       const r = await post("/api/accounts/tables", { variant: $("play-variant").value, players, seats, lang: LANG });
       if (!r.ok) { say(refusal(r), true); return; }
-      const mine = r.data.seats.find((s) => s.token);
-      location.href = mine.path;
+      const [mine, ...theirs] = r.data.seats.filter((s) => s.token);
+      if (!theirs.length) { location.href = mine.path; return; }
+      // the opponent's link is shown once: the server keeps only its hash
+      $("invite-link").value = new URL(theirs[0].path, location.href).href;
+      $("invite-go").href = mine.path;
+      $("invite").classList.remove("hidden");
+      $("invite-link").focus();
+      $("invite-link").select();
     });
     $("delete").addEventListener("submit", async (e) => {
       e.preventDefault();
