@@ -19,7 +19,7 @@ from canasta.bots import make_bot
 from canasta.i18n import catalogue
 from canasta.web.play.game import Game
 from canasta.web.storage.store import Store
-from conftest import ARTEFACTS, ServerProcess
+from conftest import ARTEFACTS, ServerProcess, axe_findings
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
@@ -85,6 +85,7 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
 
     page.goto(server.base + "/account")
     page.wait_for_selector("body[data-ready='1'] #signin:not(.hidden)")
+    axe: dict[str, list[str]] = {"desktop sign-in": axe_findings(page)}
     page.fill("#name", "Ada Lovelace")
     page.fill("#password", PASSWORD)
     shot(page, "desktop-signin")
@@ -107,6 +108,7 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     page.select_option("#play-players", "2")
     page.select_option("#play-level", "easy")
     shot(page, "desktop-profile")
+    axe["desktop profile"] = axe_findings(page)
     page.click("#play-start")
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#rated-bar[data-status='playing'] #abandon")
@@ -116,6 +118,7 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     assert en["acct.rated_playing"] in page.locator("#rated-bar").inner_text()
     table_path = page.url.split("#")[0].split(server.base)[1]
     shot(page, "desktop-table")
+    axe["desktop rated table"] = axe_findings(page)
     page.click("#abandon")
     page.wait_for_selector("#rated-bar[data-status='settled']")
     assert page.locator("#abandon").count() == 0
@@ -129,6 +132,7 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     assert rating < 1500
     assert page.locator("#board tr.bot").count() == 4
     shot(page, "desktop-leaderboard")
+    axe["desktop leaderboard"] = axe_findings(page)
 
     # the phone: the same sign-in, its history with the loss and the record's link
     phone = ctx.new_page()
@@ -144,10 +148,12 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
         table_path.replace("/t/", "/api/tables/") + "/record"
     assert fits_the_width(phone)
     shot(phone, "phone-profile")
+    axe["phone profile"] = axe_findings(phone)
     phone.goto(server.base + "/leaderboard/international")
     phone.wait_for_selector("body[data-ready='1'] #board tr.me")
     assert fits_the_width(phone)
     shot(phone, "phone-leaderboard")
+    axe["phone leaderboard"] = axe_findings(phone)
     # the language of the account, Portuguese, is the table page's
     pt = catalogue("pt")
     phone.goto(server.base + "/account")
@@ -172,16 +178,18 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     assert status == 200 and "Ada Lovelace" not in {p["name"] for p in board["players"]}
     assert "canasta_session" not in {c["name"] for c in ctx.cookies()}
     assert errors == []
+    assert axe == {k: [] for k in axe}  # axe-core: nothing serious or critical
 
 
-def register_in(ctx: Any, base: str, name: str) -> Any:
+def register_in(ctx: Any, base: str, name: str, axe: dict[str, list[str]]) -> Any:
     """A page of ``ctx`` on which ``name`` has just created an account (the account page's
-    form), the profile shown."""
+    form), the profile shown; axe-core's findings on the sign-in form go to ``axe``."""
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     page.goto(base + "/account")
     page.wait_for_selector("body[data-ready='1'] #signin:not(.hidden)")
+    axe[f"sign-in at {page.viewport_size['width']} px"] = axe_findings(page)
     page.fill("#name", name)
     page.fill("#password", PASSWORD)
     page.click("#do-register")
@@ -229,8 +237,9 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US", bypass_csp=True)
     bea_ctx = browser.new_context(viewport=PHONE, locale="en-US", bypass_csp=True,
                                   is_mobile=True, has_touch=True)
-    ann = register_in(ann_ctx, server.base, "Ann Smith")
-    bea = register_in(bea_ctx, server.base, "Bea Jones")
+    axe: dict[str, list[str]] = {}
+    ann = register_in(ann_ctx, server.base, "Ann Smith", axe)
+    bea = register_in(bea_ctx, server.base, "Bea Jones", axe)
 
     # Ann: a rated match of two against a person; the page shows Bea's link, once
     ann.select_option("#play-players", "2")
@@ -240,6 +249,7 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
     link = ann.input_value("#invite-link")
     assert link.startswith(server.base + "/t/") and "#seat=" in link
     shot(ann, "desktop-invite")
+    axe["desktop profile with the link"] = axe_findings(ann)
     ann.click("#invite-go")
     ann.wait_for_url("**/t/**")
     table = ann.url.split("/t/")[1].split("#")[0]
@@ -264,6 +274,7 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
         page.wait_for_selector("#rated-bar[data-status='settled']")
         assert page.locator("#abandon").count() == 0
     shot(bea, "phone-rated-over")
+    axe["phone rated table, settled"] = axe_findings(bea)
 
     # the leaderboard: both, the winner above 1500 and the loser below by as much
     ann.goto(server.base + "/leaderboard/international")
@@ -295,6 +306,8 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
         assert ("(+" in change.inner_text()) == won
     assert fits_the_width(bea)
     shot(bea, "phone-profile-two")
+    axe["phone profile with the match"] = axe_findings(bea)
     assert ann.errors == [] and bea.errors == []
+    assert axe == {k: [] for k in axe}  # axe-core: nothing serious or critical
     ann_ctx.close()
     bea_ctx.close()

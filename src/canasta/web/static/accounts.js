@@ -60,9 +60,13 @@
   }
 
   // -- the account page -------------------------------------------------------------------
-  // A table in a box of its own that scrolls sideways if it must: the page never does.
-  function table(headers, rows) {
+  // A table in a box of its own that scrolls sideways if it must: the page never does. The
+  // box is a named region that takes the focus, so the keyboard can scroll it too.
+  function table(headers, rows, label) {
     const box = el("div", "scroll");
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", label);
     const tbl = el("table");
     box.appendChild(tbl);
     const head = el("tr");
@@ -93,7 +97,7 @@
       tr.appendChild(el("td", "num", `${r.wins}\u2013${r.losses}\u2013${r.draws}`));
       return tr;
     });
-    box.appendChild(table([[t("ui.variant")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], rows));
+    box.appendChild(table([[t("ui.variant")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], rows, t("acct.ratings")));
   }
 
   function resultText(h) {
@@ -130,7 +134,7 @@
       tr.appendChild(links);
       return tr;
     });
-    box.appendChild(table([[t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows));
+    box.appendChild(table([[t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows, t("acct.history")));
   }
 
   function fillSelect(select, items, value) {
@@ -259,7 +263,7 @@
       tr.appendChild(el("td", "num", r.bot ? "" : `${r.wins}\u2013${r.losses}\u2013${r.draws}`));
       return tr;
     });
-    box.appendChild(table([[t("acct.rank"), "num"], [t("acct.player")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], trs));
+    box.appendChild(table([[t("acct.rank"), "num"], [t("acct.player")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], trs, t("acct.leaderboard")));
   }
 
   async function leaderboardPage() {
