@@ -2,9 +2,10 @@
 registers, sets the preferences the table uses, starts a rated match against bots, abandons
 it (the shortest real way to a rated result: abandoning counts as a loss), sees the rating
 move on the leaderboard and in the history, has the table page speak the account's language,
-and deletes the account; and two people, each in a browser of their own, play a whole rated
-match against each other and see their ratings move apart. Screenshots at desktop
-and phone size go to /tmp/shots/accounts/ (and test-artefacts/web/) to be looked at."""
+changes the password and deletes the account; and two people, each in a browser of their
+own, play a whole rated match against each other and see their ratings move apart. axe-core
+finds nothing serious or critical on any of those pages. Screenshots at desktop and phone
+size go to /tmp/shots/accounts/ (and test-artefacts/web/) to be looked at."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path("/tmp/shots/accounts")
 PASSWORD = "a long enough secret"
+NEW_PASSWORD = "another long secret"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -167,10 +169,29 @@ def test_register_play_rated_see_the_rating_move_and_delete(server: ServerProces
     assert phone.locator("#rated-bar .rated-text").inner_text() == pt["acct.rated_settled"]
     shot(phone, "phone-table")
 
-    # delete: the account and its rating are gone
+    # a new password: the wrong current one is refused, the right one changes it
     phone.goto(server.base + "/account")
     phone.wait_for_selector("body[data-ready='1'] #profile:not(.hidden)")
-    phone.fill("#delete-password", PASSWORD)
+    assert phone.input_value("#pw-name") == "Ada Lovelace"
+    old_session = {c["name"]: c["value"] for c in ctx.cookies()}["canasta_session"]
+    phone.fill("#pw-current", "not my password")
+    phone.fill("#pw-new", NEW_PASSWORD)
+    phone.click("#pw-save")
+    phone.wait_for_selector("#acct-msg.error:not(.hidden)")
+    assert phone.locator("#acct-msg").inner_text() == pt["acct.err_wrong_password"]
+    phone.fill("#pw-current", PASSWORD)
+    phone.click("#pw-save")
+    phone.wait_for_selector("#acct-msg:not(.error):not(.hidden)")
+    assert phone.locator("#acct-msg").inner_text() == pt["acct.password_changed"]
+    assert phone.input_value("#pw-current") == phone.input_value("#pw-new") == ""
+    new_session = {c["name"]: c["value"] for c in ctx.cookies()}["canasta_session"]
+    assert new_session != old_session  # this browser signed in anew, the old sign-in ended
+    status, me = server.request("GET", "/api/accounts/me",
+                                headers={"Cookie": f"canasta_session={old_session}"})
+    assert status == 200 and me["account"] is None
+
+    # delete (with the new password): the account and its rating are gone
+    phone.fill("#delete-password", NEW_PASSWORD)
     phone.click("#delete-go")
     phone.wait_for_selector("#signin:not(.hidden)")
     assert phone.locator("#acct-msg").inner_text() == pt["acct.deleted"]

@@ -131,6 +131,20 @@ class AccountStore:
                        SessionRow.expires_at > now())).scalar_one_or_none()
             return None if row is None else _account(row)
 
+    def change_password(self, account_id: str, password_hash: str) -> str:
+        """Set the account's password hash and sign it out everywhere, in one transaction:
+        every sign-in of the account is deleted and a new one made; its secret is returned
+        (the browser that changed the password stays signed in with it)."""
+        secret = secrets.token_urlsafe(32)
+        at = now()
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                      .values(password_hash=password_hash))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.add(SessionRow(id_hash=hash_secret(secret), account_id=account_id,
+                             created_at=at, expires_at=at + _dt.timedelta(days=SESSION_DAYS)))
+        return secret
+
     def end_session(self, secret: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.id_hash == hash_secret(secret)))

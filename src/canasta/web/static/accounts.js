@@ -1,5 +1,6 @@
 // The account page (/account) and the leaderboard (/leaderboard/<variant>): optional
-// accounts, their preferences, rated matches against bots and the ratings. Every POST sends
+// accounts, their preferences and password, rated matches (against bots, or a person who
+// gets a link) and the ratings. Every POST sends
 // the canasta_csrf cookie's value in X-CSRF-Token (double-submit); the sign-in itself is an
 // HttpOnly cookie no script reads. Preferences are copied to localStorage ("canasta.prefs",
 // "canasta.lang") for the table page (rated.js).
@@ -156,6 +157,7 @@
     $("profile").classList.toggle("hidden", !signedIn);
     if (!signedIn) return;
     $("who").textContent = t("acct.signed_in_as", { name: ME.name });
+    $("pw-name").value = ME.name;  // for password managers: whose password changes
     renderRatings();
     renderHistory();
     fillSelect($("pref-lang"), [["", t("acct.lang_browser")], ...LANGS.map((l) => [l, l.toUpperCase()])], ME.prefs.lang || "");
@@ -224,6 +226,15 @@
       $("invite").classList.remove("hidden");
       $("invite-link").focus();
       $("invite-link").select();
+    });
+    $("password-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await post("/api/accounts/password", { password: $("pw-current").value, new_password: $("pw-new").value });
+      if (!r.ok) { say(r.data && r.data.code === "bad-login" ? t("acct.err_wrong_password") : refusal(r), true); return; }
+      ME = r.data.account;
+      $("pw-current").value = "";
+      $("pw-new").value = "";
+      say(t("acct.password_changed"));
     });
     $("delete").addEventListener("submit", async (e) => {
       e.preventDefault();
