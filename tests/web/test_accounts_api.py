@@ -359,6 +359,10 @@ def test_a_second_person_claims_their_seat_with_their_link(client: Any) -> None:
                     headers=csrf(client))
     assert r.status_code == 200
     assert [s["account"] for s in r.json()["seats"]] == ["Ann", None, "Bea", None]
+    # her seat takes her account's name, for every view and in the database
+    names = [s["name"] for s in client.get(f"/api/tables/{table}").json()["seats"]]
+    assert names[0] == "Ann" and names[2] == "Bea"
+    assert [s.name for s in client.store.load(table).seats][2] == "Bea"
     bad = client.post(f"/api/accounts/tables/{table}/claim", json={"token": "nope"},
                       headers=csrf(client))
     assert bad.status_code == 403 and bad.json()["code"] == "bad-token"

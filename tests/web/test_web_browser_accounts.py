@@ -284,6 +284,8 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
     status, info = server.request("GET", f"/api/accounts/tables/{table}")
     assert [s["account"] for s in info["seats"]] == ["Ann Smith", "Bea Jones"]
     assert all(s["human"] for s in info["seats"])
+    # Bea's seat took her account's name: Ann's page says it without a reload
+    ann.wait_for_selector(".seat:has-text('Bea Jones')")
 
     started = time.monotonic()
     game = play_the_match(server, table, tokens)

@@ -215,7 +215,7 @@ class AccountService:
 
     async def claim(self, account: Account, table_id: str, token: str) -> dict[str, Any]:
         """The signed-in account sits at the seat of ``token``: the match joins its history
-        and, at a rated table, the seat is its for the rating.
+        and, at a rated table, the seat is its for the rating, under the account's name.
 
         Raises:
             WebError: ``bad-token``, ``unknown-table``, ``not-allowed`` (another account holds
@@ -223,10 +223,15 @@ class AccountService:
         """
         table, seat = await self._seat_of(table_id, token)
         rated = await self.db(self.store.rated_table, table.id)
+        # at a rated table the seat takes the account's name: the table, its record and the
+        # leaderboard say the same
+        name = account.name if rated is not None else None
         if not await self.db(self.store.claim, account.id, table.id, seat, table.variant,
-                             rated is not None):
+                             rated is not None, name):
             raise WebError("not-allowed", "another account sits at this seat, or you sit at "
                                           "another seat of this table")
+        if name is not None and table.seats[seat].name != name:
+            await self.manager.seats_changed(table.id)
         return await self.table_info(table.id)
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
