@@ -93,7 +93,7 @@
       name.appendChild(link);
       tr.appendChild(name);
       const value = el("td", "num", ratingText(r));
-      if (r.provisional) value.appendChild(el("span", "tag", t("acct.provisional")));
+      if (r.provisional) value.append(" ", el("span", "tag", t("acct.provisional")));
       tr.appendChild(value);
       tr.appendChild(el("td", "num", `${r.wins}\u2013${r.losses}\u2013${r.draws}`));
       return tr;
