@@ -225,3 +225,26 @@ class ServerProcess:
                 return resp.status, json.loads(resp.read())
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read())
+
+
+# -- accessibility -------------------------------------------------------------------------
+_AXE_SOURCE: list[str] = []
+
+
+def axe_findings(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on ``page`` as it is now: rule, impact,
+    first nodes (axe-core as the axe-playwright-python package ships it, the test extra).
+    The script is evaluated through the DevTools protocol, so a page's own Content Security
+    Policy (the offline table's, the tournament page's) does not stop it."""
+    if not _AXE_SOURCE:
+        axe = pytest.importorskip("axe_playwright_python", reason="axe-playwright-python "
+                                  "(the test extra) is not installed")
+        _AXE_SOURCE.append(Path(axe.__file__).with_name("axe.min.js").read_text("utf-8"))
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(_AXE_SOURCE[0])
+    result = page.evaluate("async () => { const r = await axe.run(document, "
+                           "{resultTypes: ['violations']}); return r.violations.map(v => "
+                           "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map("
+                           "n => n.target.join(' '))})); }")
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result
+            if v["impact"] in ("serious", "critical")]

@@ -1,6 +1,7 @@
 """Optional accounts over the HTTP API (canasta.web.accounts): register, sign in and out,
-preferences, delete with everything of the account; cookies and CSRF; sign-in attempts
-limited; rated tables against bots, their settlement, the leaderboard and the history."""
+preferences, a password change, delete with everything of the account; cookies and CSRF;
+sign-in attempts limited; rated tables against bots, their settlement, the leaderboard and
+the history."""
 
 from __future__ import annotations
 
@@ -172,6 +173,99 @@ def test_sign_in_attempts_are_rate_limited_per_name(client: Any) -> None:
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1  # even the right one
 
 
+NEW_PASSWORD = "another long secret"
+
+
+def change_password(client: Any, password: str = PASSWORD,
+                    new_password: str = NEW_PASSWORD, **headers: str) -> Any:
+    return client.post("/api/accounts/password", json={
+        "password": password, "new_password": new_password},
+        headers=headers or csrf(client))
+
+
+def stored_hash(client: Any) -> str:
+    with Session(client.store.engine) as s:
+        return str(s.scalar(select(AccountRow.password_hash)))
+
+
+def test_a_password_change_rehashes_and_signs_out_every_other_sign_in(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from argon2 import PasswordHasher
+
+    import canasta.web.accounts.service as service
+
+    https(client)
+    register(client)
+    phone = client.cookies.get("canasta_session")  # a sign-in on another device
+    client.post("/api/accounts/login", json={"name": "Ann", "password": PASSWORD},
+                headers=csrf(client))
+    laptop = client.cookies.get("canasta_session")
+    assert phone != laptop and count(client, SessionRow) == 2
+    before = stored_hash(client)
+    # the server's cost has risen since Ann registered: the new hash is at the new cost
+    monkeypatch.setattr(service, "HASHER", PasswordHasher(time_cost=2, memory_cost=128,
+                                                          parallelism=1))
+    assert service.HASHER.check_needs_rehash(before)
+    r = change_password(client)
+    assert r.status_code == 200 and r.json()["account"]["name"] == "Ann"
+    cookie = r.headers["set-cookie"].lower()
+    assert "canasta_session=" in cookie and "httponly" in cookie and "secure" in cookie
+    now = client.cookies.get("canasta_session")
+    assert now not in (phone, laptop)
+    after = stored_hash(client)
+    assert after.startswith("$argon2id$") and after != before
+    assert NEW_PASSWORD not in after and not service.HASHER.check_needs_rehash(after)
+    # this browser stays signed in with its new sign-in; both old ones are ended
+    assert client.get("/api/accounts/me").json()["account"]["name"] == "Ann"
+    assert count(client, SessionRow) == 1
+    for old in (phone, laptop):
+        client.cookies.set("canasta_session", old, domain="testserver.local")
+        assert client.get("/api/accounts/me").json()["account"] is None
+    # the old password opens nothing; the new one does
+    wrong = client.post("/api/accounts/login", json={"name": "Ann", "password": PASSWORD},
+                        headers=csrf(client))
+    assert wrong.status_code == 401 and wrong.json()["code"] == "bad-login"
+    right = client.post("/api/accounts/login", json={"name": "Ann",
+                                                     "password": NEW_PASSWORD},
+                        headers=csrf(client))
+    assert right.status_code == 200
+
+
+def test_a_password_change_needs_the_current_password_a_session_and_the_csrf_token(
+        client: Any) -> None:
+    https(client)
+    register(client)
+    before, sessions = stored_hash(client), count(client, SessionRow)
+    r = change_password(client, **{"X-CSRF-Token": "forged"})
+    assert r.status_code == 403 and r.json()["code"] == "csrf"
+    r = change_password(client, password="not the password")
+    assert r.status_code == 401 and r.json()["code"] == "bad-login"
+    assert "set-cookie" not in r.headers or "canasta_session" not in r.headers["set-cookie"]
+    r = change_password(client, new_password="short")
+    assert r.status_code == 400 and r.json()["code"] == "malformed"
+    assert "new_password" in r.json()["message"]
+    r = client.post("/api/accounts/password", json={"new_password": NEW_PASSWORD},
+                    headers=csrf(client))
+    assert r.status_code == 400 and "password" in r.json()["message"]
+    assert stored_hash(client) == before and count(client, SessionRow) == sessions
+    assert client.get("/api/accounts/me").json()["account"]["name"] == "Ann"
+    client.post("/api/accounts/logout", headers=csrf(client))
+    r = change_password(client)
+    assert r.status_code == 401 and r.json()["code"] == "not-signed-in"
+    assert stored_hash(client) == before
+
+
+def test_guesses_at_the_current_password_are_rate_limited_like_sign_ins(client: Any) -> None:
+    https(client)
+    register(client)
+    headers = csrf(client)
+    codes = [change_password(client, password="guess" * 2, **headers).status_code
+             for _ in range(LOGIN_BURST + 1)]
+    assert codes[:LOGIN_BURST] == [401] * LOGIN_BURST and codes[-1] == 429
+    r = change_password(client, **headers)
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1  # even the right one
+
+
 def test_preferences_are_kept(client: Any) -> None:
     https(client)
     register(client, prefs={"lang": "it"})
@@ -265,6 +359,10 @@ def test_a_second_person_claims_their_seat_with_their_link(client: Any) -> None:
                     headers=csrf(client))
     assert r.status_code == 200
     assert [s["account"] for s in r.json()["seats"]] == ["Ann", None, "Bea", None]
+    # her seat takes her account's name, for every view and in the database
+    names = [s["name"] for s in client.get(f"/api/tables/{table}").json()["seats"]]
+    assert names[0] == "Ann" and names[2] == "Bea"
+    assert [s.name for s in client.store.load(table).seats][2] == "Bea"
     bad = client.post(f"/api/accounts/tables/{table}/claim", json={"token": "nope"},
                       headers=csrf(client))
     assert bad.status_code == 403 and bad.json()["code"] == "bad-token"

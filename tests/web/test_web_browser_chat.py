@@ -18,7 +18,7 @@ from test_web_browser import CHROMIUM, FLAGS, new_page
 
 from canasta.web.storage import chatrows
 from canasta.web.storage.store import Store
-from conftest import ARTEFACTS, ServerProcess, wait_for
+from conftest import ARTEFACTS, ServerProcess, axe_findings, wait_for
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 axe = pytest.importorskip("axe_playwright_python", reason="axe-playwright-python (the test "
@@ -26,8 +26,6 @@ axe = pytest.importorskip("axe_playwright_python", reason="axe-playwright-python
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium is not installed at /usr/bin/chromium")]
 SHOTS = Path(os.environ.get("CANASTA_SHOTS", str(ARTEFACTS)))
-#: axe-core as the PyPI package ships it (axe.min.js)
-AXE_JS = Path(axe.__file__).with_name("axe.min.js")
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 #: a card's name for screen readers, in English
 CARD_NAME = re.compile(
@@ -81,13 +79,7 @@ def chat_lines(page: Any) -> list[str]:
 
 def audit(page: Any) -> list[str]:
     """axe-core's serious and critical findings on the page: rule, impact, first nodes."""
-    page.add_script_tag(path=str(AXE_JS))
-    result = page.evaluate("async () => { const r = await axe.run(document, "
-                           "{resultTypes: ['violations']}); return r.violations.map(v => "
-                           "({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map("
-                           "n => n.target.join(' '))})); }")
-    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result
-            if v["impact"] in ("serious", "critical")]
+    return axe_findings(page)
 
 
 # -- the chat ----------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """A duplicate tournament in Chromium: the host makes a 4-table tournament on its page,
 a person joins by its link, the host starts it, bots fill every other seat (and play the
 person's while she is away), and the page shows the results: standings, each deal compared
-across its two tables, and links to every table and its record. Screenshots at desktop and
-phone size go to $CANASTA_SHOTS_TOURNEY (default /tmp/shots/tourney/)."""
+across its two tables, and links to every table and its record; axe-core finds nothing
+serious or critical on the form, the host's page, the join form and the results. Screenshots
+at desktop and phone size go to $CANASTA_SHOTS_TOURNEY (default /tmp/shots/tourney/)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from test_web_browser import CHROMIUM, DESKTOP, FLAGS, PHONE
 
-from conftest import ServerProcess
+from conftest import ServerProcess, axe_findings
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.skipif(
@@ -66,16 +67,19 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
     host.fill("#t-clock", "0")
     host.select_option("#t-level", "easy")
     host.screenshot(path=str(SHOTS / "desktop-create.png"), full_page=True)
+    axe = {"desktop, the form": axe_findings(host)}
     host.click("#t-create")
     host.wait_for_selector("#host-box:not(.hidden)")
     assert "#host=" not in host.url  # the secret left the address bar
     link = host.input_value("#join-link")
+    axe["desktop, the host's page"] = axe_findings(host)
     assert re.fullmatch(re.escape(server.base) + r"/tournaments/[A-Za-z0-9_-]+", link)
 
     # a person joins by the link, on a phone
     ana = _page(browser, PHONE)
     ana.goto(link)
     ana.wait_for_selector("#join-box:not(.hidden)")
+    axe["phone, the join form"] = axe_findings(ana)
     ana.fill("#join-name", "Ana")
     ana.click("#join")
     ana.wait_for_selector("#you-box:not(.hidden)")
@@ -95,6 +99,8 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
         page.wait_for_selector("text=The tournament is over", timeout=120_000)
     host.screenshot(path=str(SHOTS / "desktop-results.png"), full_page=True)
     ana.screenshot(path=str(SHOTS / "phone-results.png"), full_page=True)
+    axe["desktop, the results"] = axe_findings(host)
+    axe["phone, the results"] = axe_findings(ana)
 
     rows = host.locator("#standings tr")
     assert rows.count() == 5  # the head and four teams
@@ -108,3 +114,4 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
     host.click("summary[data-i18n='tourney.deals_proof']")
     assert "secret until" not in host.inner_text("#deals")
     assert host.errors == [] and ana.errors == []
+    assert axe == {k: [] for k in axe}  # axe-core: nothing serious or critical

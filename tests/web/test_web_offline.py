@@ -20,7 +20,7 @@ import pytest
 
 from canasta.offline.bundle import bundle, bundle_hash
 from canasta.web.offline import PYODIDE_FILES, pyodide_dir
-from conftest import ARTEFACTS, ROOT, ServerProcess
+from conftest import ARTEFACTS, ROOT, ServerProcess, axe_findings
 
 CHROMIUM = Path("/usr/bin/chromium")
 NO_PYODIDE = "Pyodide is not installed: run `npm ci` at the repository's root"
@@ -166,6 +166,7 @@ def test_a_hand_is_played_in_chromium_with_the_network_gone(server: ServerProces
         page.reload()
         page.wait_for_selector("body[data-ready=true]", state="attached", timeout=240_000)
         assert "Ready" in page.text_content("#engine")
+        axe = {"desktop, the settings": axe_findings(page)}
         page.select_option("#variant", "international")
         page.select_option("#players", "4")
         page.select_option("#level", "easy")
@@ -179,16 +180,20 @@ def test_a_hand_is_played_in_chromium_with_the_network_gone(server: ServerProces
                 page.wait_for_timeout(50)
             elif not shot_taken and page.locator("#hand .card.playable").count():
                 page.screenshot(path=str(ARTEFACTS / "offline-table-desktop.png"))
+                axe["desktop, the table"] = axe_findings(page)
                 page.set_viewport_size({"width": 390, "height": 844})
                 page.screenshot(path=str(ARTEFACTS / "offline-table-phone.png"), full_page=True)
+                axe["phone, the table"] = axe_findings(page)
                 page.set_viewport_size({"width": 1280, "height": 800})
                 shot_taken = True
         assert page.is_visible("#sheet"), "the hand did not end"
         sheet = page.text_content("#sheet-body")
         assert "Hand total" in sheet and "Your side" in sheet
         page.screenshot(path=str(ARTEFACTS / "offline-sheet.png"))
+        axe["desktop, the hand's sheet"] = axe_findings(page)
         page.click("#sheet-next")
         page.wait_for_selector("#hand .card", timeout=30_000)
         assert "Hand 2" in page.text_content("#hand-no")
         assert errors == []
         browser.close()
+        assert axe == {k: [] for k in axe}  # axe-core: nothing serious or critical

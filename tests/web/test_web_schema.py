@@ -65,6 +65,7 @@ OPERATIONS = [
     ("POST", "/api/accounts/register"),
     ("POST", "/api/accounts/login"),
     ("POST", "/api/accounts/prefs"),
+    ("POST", "/api/accounts/password"),
     ("POST", "/api/accounts/tables"),
     ("POST", "/api/accounts/tables/{table_id}/abandon"),
     ("GET", "/api/accounts/tables/{table_id}"),

@@ -10,8 +10,8 @@ from pydantic import Field
 from canasta.web.protocol.fields import Clock, Lang, Level, Players, TeamSize, Token, Variant
 from canasta.web.protocol.messages import Strict
 
-__all__ = ["AbandonBody", "ClaimBody", "Credentials", "DeleteBody", "Prefs", "RatedSeat",
-           "RatedTable", "Register", "MAX_NAME", "MIN_PASSWORD", "MAX_PASSWORD"]
+__all__ = ["AbandonBody", "ClaimBody", "Credentials", "DeleteBody", "PasswordChange", "Prefs",
+           "RatedSeat", "RatedTable", "Register", "MAX_NAME", "MIN_PASSWORD", "MAX_PASSWORD"]
 
 MAX_NAME = 40
 MIN_PASSWORD = 8
@@ -51,6 +51,11 @@ class Credentials(Strict):
 
 class DeleteBody(Strict):
     password: Password = Field(description="the password again: deleting cannot be undone")
+
+
+class PasswordChange(Strict):
+    password: Password = Field(description="the current password")
+    new_password: NewPassword
 
 
 class RatedSeat(Strict):

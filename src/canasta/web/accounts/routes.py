@@ -8,6 +8,8 @@
     POST /api/accounts/login                   {"name", "password"} -> profile
     POST /api/accounts/logout                  {} -> {"account": null}
     POST /api/accounts/prefs                   {"lang", "four_colour", "sort"} -> profile
+    POST /api/accounts/password                {"password", "new_password"} -> profile
+                                               (every other sign-in of the account ended)
     POST /api/accounts/delete                  {"password"} -> {"account": null}
     POST /api/accounts/tables                  a rated table (signed in) -> 201 its links
     GET  /api/accounts/tables/{id}             {"rated", "status", "reason", "seats"}
@@ -43,6 +45,7 @@ from canasta.web.accounts.messages import (
     ClaimBody,
     Credentials,
     DeleteBody,
+    PasswordChange,
     Prefs,
     RatedSeat,
     RatedTable,
@@ -195,6 +198,24 @@ def router(dispatcher: Dispatcher) -> APIRouter:
         await service.db(service.store.set_prefs, account.id, body.model_dump())
         account = await service.account_of(request.cookies.get(SESSION_COOKIE)) or account
         return _answer({"account": await service.profile(account)})
+
+    @api.post("/api/accounts/password", response_model=None,
+              responses={200: {"description": "the profile; signed in anew"}, **errors})
+    async def password(request: Request, body: PasswordChange,
+                       x_csrf_token: CsrfHeader = None) -> Response:
+        """Change the password (the current one too): every sign-in of the account ends,
+        this browser gets a new one (a new ``canasta_session`` cookie)."""
+        try:
+            check_csrf(request, x_csrf_token)
+            account = await signed_in(request)
+            secret = await service.change_password(account, body.password,
+                                                   body.new_password, client_of(request))
+        except WebError as exc:
+            return _error(exc)
+        account = await service.account_of(secret) or account
+        response = _answer({"account": await service.profile(account)})
+        set_session(response, request, secret)
+        return response
 
     @api.post("/api/accounts/delete", response_model=None,
               responses={200: {"description": "deleted, signed out"}, **errors})

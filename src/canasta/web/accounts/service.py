@@ -7,7 +7,11 @@ settlement (the routes are :mod:`canasta.web.accounts.routes`).
   SHA-256, for 30 days; a sign-in or a new account never reuses an earlier secret.
 * **Attempts to sign in** spend from two token buckets (:class:`Buckets`): the client
   address's (``LOGIN_BURST`` at once, then one each ``1 / LOGIN_RATE`` s) and the name's
-  (the same), so neither one address nor many addresses can try passwords fast.
+  (the same), so neither one address nor many addresses can try passwords fast; so does
+  each attempt at the current password to change it.
+* **A password change** (:meth:`AccountService.change_password`) needs the current password,
+  hashes the new one with argon2id at the server's cost, and ends every sign-in of the
+  account in the same transaction; the browser that changed it gets a new sign-in.
 * **Settlement** of rated matches (:meth:`AccountService.settle`): when the match is over, or
   at once when someone abandons; exactly once (the database's row of the match is closed in
   the same transaction as the ratings move), whichever process or request gets there first.
@@ -108,12 +112,7 @@ class AccountService:
             WebError: ``bad-login`` (no such name, or the wrong password: the same answer),
                 ``rate-limited``.
         """
-        for buckets, what in ((self.login_by_address, "from this address"),
-                              (self.login_by_name, "for this name")):
-            wait = buckets.take(client if what.endswith("address") else name.casefold())
-            if wait:
-                raise WebError("rate-limited", f"too many attempts to sign in {what}: wait "
-                                               f"{wait:.0f} s", retry_after=wait)
+        self._spend_attempt(name, client)
         account = await self.db(self.store.by_name, name)
         ok = await asyncio.to_thread(_verify, account.password_hash if account else _dummy(),
                                      password)
@@ -123,6 +122,37 @@ class AccountService:
             new = await asyncio.to_thread(HASHER.hash, password)
             await self.db(self.store.set_password_hash, account.id, new)
         return account, await self.db(self.store.new_session, account.id)
+
+    def _spend_attempt(self, name: str, client: str) -> None:
+        """One attempt at a password, from the address's and the name's buckets.
+
+        Raises:
+            WebError: ``rate-limited``.
+        """
+        for buckets, what in ((self.login_by_address, "from this address"),
+                              (self.login_by_name, "for this name")):
+            wait = buckets.take(client if what.endswith("address") else name.casefold())
+            if wait:
+                raise WebError("rate-limited", f"too many attempts to sign in {what}: wait "
+                                               f"{wait:.0f} s", retry_after=wait)
+
+    async def change_password(self, account: Account, password: str, new_password: str,
+                              client: str) -> str:
+        """A new password for ``account``, checked against the current one (an attempt
+        like a sign-in's, from the same buckets): hashed anew with :data:`HASHER`
+        (argon2id at the server's cost), every sign-in of the account ended, and a new
+        one's secret returned for the browser that asked.
+
+        Raises:
+            WebError: ``bad-login`` (not the current password), ``rate-limited``.
+        """
+        self._spend_attempt(account.name, client)
+        if not await asyncio.to_thread(_verify, account.password_hash, password):
+            raise WebError("bad-login", "the current password is not this account's")
+        hashed = await asyncio.to_thread(HASHER.hash, new_password)
+        secret: str = await self.db(self.store.change_password, account.id, hashed)
+        log.info("account %s: password changed, its other sign-ins ended", account.id)
+        return secret
 
     async def account_of(self, secret: str | None) -> Account | None:
         if not secret or len(secret) > 200:
@@ -185,7 +215,7 @@ class AccountService:
 
     async def claim(self, account: Account, table_id: str, token: str) -> dict[str, Any]:
         """The signed-in account sits at the seat of ``token``: the match joins its history
-        and, at a rated table, the seat is its for the rating.
+        and, at a rated table, the seat is its for the rating, under the account's name.
 
         Raises:
             WebError: ``bad-token``, ``unknown-table``, ``not-allowed`` (another account holds
@@ -193,10 +223,15 @@ class AccountService:
         """
         table, seat = await self._seat_of(table_id, token)
         rated = await self.db(self.store.rated_table, table.id)
+        # at a rated table the seat takes the account's name: the table, its record and the
+        # leaderboard say the same
+        name = account.name if rated is not None else None
         if not await self.db(self.store.claim, account.id, table.id, seat, table.variant,
-                             rated is not None):
+                             rated is not None, name):
             raise WebError("not-allowed", "another account sits at this seat, or you sit at "
                                           "another seat of this table")
+        if name is not None and table.seats[seat].name != name:
+            await self.manager.seats_changed(table.id)
         return await self.table_info(table.id)
 
     async def table_info(self, table_id: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from canasta.web.storage.accounts import (
     RatingRow,
     SessionRow,
 )
-from canasta.web.storage.models import TableRow, now
+from canasta.web.storage.models import SeatRow, TableRow, now
 from canasta.web.storage.store import Store
 
 __all__ = ["Account", "AccountStore", "NameTaken", "hash_secret", "name_key"]
@@ -131,6 +131,20 @@ class AccountStore:
                        SessionRow.expires_at > now())).scalar_one_or_none()
             return None if row is None else _account(row)
 
+    def change_password(self, account_id: str, password_hash: str) -> str:
+        """Set the account's password hash and sign it out everywhere, in one transaction:
+        every sign-in of the account is deleted and a new one made; its secret is returned
+        (the browser that changed the password stays signed in with it)."""
+        secret = secrets.token_urlsafe(32)
+        at = now()
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                      .values(password_hash=password_hash))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.add(SessionRow(id_hash=hash_secret(secret), account_id=account_id,
+                             created_at=at, expires_at=at + _dt.timedelta(days=SESSION_DAYS)))
+        return secret
+
     def end_session(self, secret: str) -> None:
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.id_hash == hash_secret(secret)))
@@ -176,10 +190,11 @@ class AccountStore:
             return s.get(RatedTableRow, table_id)
 
     def claim(self, account_id: str, table_id: str, seat: int, variant: str,
-              rated: bool) -> bool:
-        """Note that the account sits at ``seat`` of the table. False (nothing stored): the
-        account already sits at another seat there, or (``rated``) another account holds
-        this seat."""
+              rated: bool, name: str | None = None) -> bool:
+        """Note that the account sits at ``seat`` of the table; with ``name``, the seat
+        takes that name (the account's, at a rated table) in the same transaction. False
+        (nothing stored): the account already sits at another seat there, or (``rated``)
+        another account holds this seat."""
         with Session(self.engine) as s, s.begin():
             mine = s.get(AccountMatchRow, (account_id, table_id))
             if mine is not None:
@@ -190,6 +205,9 @@ class AccountStore:
             s.add(AccountMatchRow(account_id=account_id, table_id=table_id, seat=seat,
                                   variant=variant, rated=rated, abandoned=False, result="",
                                   created_at=now()))
+            if name is not None:
+                s.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                                SeatRow.seat == seat).values(name=name))
             return True
 
     def seats_of(self, table_id: str) -> dict[int, tuple[str, str, bool]]:

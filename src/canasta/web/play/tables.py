@@ -372,6 +372,15 @@ class TableManager(AssistedService):
             self._changed(table)
             return table, token
 
+    async def seats_changed(self, table_id: str) -> None:
+        """Another module changed the table's seats in the database (an account's name at a
+        rated table): read them again here, tell the other processes, send every view."""
+        table = await self.get(table_id)
+        async with table.lock:
+            await self.refresh(table)
+            self.bus.publish({"k": "changed", "t": table.id, "v": table.version})
+            self._changed(table)
+
     async def rematch(self, table_id: str, token: Any) -> tuple[str, str]:
         """A new match with the same seats, settings and rules once this one is over.
         Returns its id (the same one to everyone who asks) and the asking person's new

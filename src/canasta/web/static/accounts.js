@@ -1,5 +1,6 @@
 // The account page (/account) and the leaderboard (/leaderboard/<variant>): optional
-// accounts, their preferences, rated matches against bots and the ratings. Every POST sends
+// accounts, their preferences and password, rated matches (against bots, or a person who
+// gets a link) and the ratings. Every POST sends
 // the canasta_csrf cookie's value in X-CSRF-Token (double-submit); the sign-in itself is an
 // HttpOnly cookie no script reads. Preferences are copied to localStorage ("canasta.prefs",
 // "canasta.lang") for the table page (rated.js).
@@ -60,9 +61,13 @@
   }
 
   // -- the account page -------------------------------------------------------------------
-  // A table in a box of its own that scrolls sideways if it must: the page never does.
-  function table(headers, rows) {
+  // A table in a box of its own that scrolls sideways if it must: the page never does. The
+  // box is a named region that takes the focus, so the keyboard can scroll it too.
+  function table(headers, rows, label) {
     const box = el("div", "scroll");
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", label);
     const tbl = el("table");
     box.appendChild(tbl);
     const head = el("tr");
@@ -88,12 +93,12 @@
       name.appendChild(link);
       tr.appendChild(name);
       const value = el("td", "num", ratingText(r));
-      if (r.provisional) value.appendChild(el("span", "tag", t("acct.provisional")));
+      if (r.provisional) value.append(" ", el("span", "tag", t("acct.provisional")));
       tr.appendChild(value);
       tr.appendChild(el("td", "num", `${r.wins}\u2013${r.losses}\u2013${r.draws}`));
       return tr;
     });
-    box.appendChild(table([[t("ui.variant")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], rows));
+    box.appendChild(table([[t("ui.variant")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], rows, t("acct.ratings")));
   }
 
   function resultText(h) {
@@ -130,7 +135,7 @@
       tr.appendChild(links);
       return tr;
     });
-    box.appendChild(table([[t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows));
+    box.appendChild(table([[t("ui.variant")], [t("acct.result")], [t("acct.rating"), "num"], [""]], rows, t("acct.history")));
   }
 
   function fillSelect(select, items, value) {
@@ -152,6 +157,7 @@
     $("profile").classList.toggle("hidden", !signedIn);
     if (!signedIn) return;
     $("who").textContent = t("acct.signed_in_as", { name: ME.name });
+    $("pw-name").value = ME.name;  // for password managers: whose password changes
     renderRatings();
     renderHistory();
     fillSelect($("pref-lang"), [["", t("acct.lang_browser")], ...LANGS.map((l) => [l, l.toUpperCase()])], ME.prefs.lang || "");
@@ -205,12 +211,30 @@
       e.preventDefault();
       const players = Number($("play-players").value);
       const level = $("play-level").value;
+      // against a person: seat 1 is theirs (the next seat: an opponent whatever the
+      // player count), every other seat a bot
+      const person = $("play-with").value === "person";
       const seats = [{ type: "human" }];
-      for (let i = 1; i < players; i++) seats.push({ type: "bot", level });
+      for (let i = 1; i < players; i++) seats.push(person && i === 1 ? { type: "human" } : { type: "bot", level });
       const r = await post("/api/accounts/tables", { variant: $("play-variant").value, players, seats, lang: LANG });
       if (!r.ok) { say(refusal(r), true); return; }
-      const mine = r.data.seats.find((s) => s.token);
-      location.href = mine.path;
+      const [mine, ...theirs] = r.data.seats.filter((s) => s.token);
+      if (!theirs.length) { location.href = mine.path; return; }
+      // the opponent's link is shown once: the server keeps only its hash
+      $("invite-link").value = new URL(theirs[0].path, location.href).href;
+      $("invite-go").href = mine.path;
+      $("invite").classList.remove("hidden");
+      $("invite-link").focus();
+      $("invite-link").select();
+    });
+    $("password-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await post("/api/accounts/password", { password: $("pw-current").value, new_password: $("pw-new").value });
+      if (!r.ok) { say(r.data && r.data.code === "bad-login" ? t("acct.err_wrong_password") : refusal(r), true); return; }
+      ME = r.data.account;
+      $("pw-current").value = "";
+      $("pw-new").value = "";
+      say(t("acct.password_changed"));
     });
     $("delete").addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -250,7 +274,7 @@
       tr.appendChild(el("td", "num", r.bot ? "" : `${r.wins}\u2013${r.losses}\u2013${r.draws}`));
       return tr;
     });
-    box.appendChild(table([[t("acct.rank"), "num"], [t("acct.player")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], trs));
+    box.appendChild(table([[t("acct.rank"), "num"], [t("acct.player")], [t("acct.rating"), "num"], [t("acct.wld"), "num"]], trs, t("acct.leaderboard")));
   }
 
   async function leaderboardPage() {

@@ -2,7 +2,8 @@
 // preferences (four colours, order of the hand, language: kept in localStorage by
 // accounts.js, applied before the table first renders), the seat claimed for the account
 // (the match joins its history, and counts at a rated table), and at a rated table a bar
-// with the match's standing and the Abandon button (a loss).
+// with the match's standing (asked again when the match ends) and the Abandon button (a
+// loss).
 "use strict";
 
 (() => {
@@ -94,6 +95,11 @@
       await refresh();
     } catch (e) { /* the table plays on without accounts */ }
   }
+
+  // the match just ended (table.js marks the body): its standing now, not at the next poll
+  new MutationObserver(() => {
+    if (document.body.dataset.match === "over" && info && info.rated && info.status === "playing") refresh();
+  }).observe(document.body, { attributes: true, attributeFilter: ["data-match"] });
 
   window.addEventListener("langchange", render);
   if (tableId) start();

@@ -165,6 +165,7 @@ function render() {
   document.body.dataset.version = String(S.version);
   document.body.dataset.phase = V().phase;
   document.body.dataset.myTurn = isActor() ? "yes" : "no";
+  document.body.dataset.match = S.match && S.match.over ? "over" : "playing";
   renderTop();
   renderSeats();
   renderTeams();
