@@ -296,6 +296,10 @@ def test_two_people_play_a_rated_match_and_their_ratings_move_apart(
     for page in (ann, bea):
         page.wait_for_selector("#rated-bar[data-status='settled']")
         assert page.locator("#abandon").count() == 0
+        # the match's last sheet, with the winner, even where an earlier hand's stayed open
+        page.wait_for_selector("#sheet:not(.hidden)")
+        page.wait_for_function("document.getElementById('sheet-title').textContent"
+                               ".includes('wins the match')")
     shot(bea, "phone-rated-over")
     axe["phone rated table, settled"] = axe_findings(bea)
 

@@ -1,13 +1,15 @@
 // The score sheet at the end of a hand: every side's itemized sheet and every player's cards
 // left; at the end of the match, the winner and every hand's totals, and the rematch. The
 // sheet a player has open stays open when someone else deals the next hand: it closes when
-// its reader closes it.
+// its reader closes it, except at the end of the match: then the last hand's sheet, with the
+// winner, takes its place once.
 "use strict";
 
 let sheetOpen = null;     // the hand number whose sheet is shown, or null
 let sheetClosed = -1;     // the last hand whose sheet its reader closed
 const endOf = {};         // hand number -> {left: cards per seat, wentOut, teams}
 let wantRematch = false;
+let matchEndShown = false; // the last hand's sheet was put up once the match ended
 
 // A score-sheet item from its code (the scorer numbers the players of a side who still hold
 // cards, "player 1": they are named).
@@ -33,7 +35,10 @@ function noteHandEnd() {
   const v = V();
   if (v.phase !== "over") return;
   endOf[S.hand_number] = { left: v.hands_left, wentOut: v.went_out, teams: v.teams, reason: endReason() };
-  if (sheetOpen === null && sheetClosed !== S.hand_number) sheetOpen = S.hand_number;
+  if (S.match.over && !matchEndShown) {
+    matchEndShown = true;
+    sheetOpen = S.hand_number;
+  } else if (sheetOpen === null && sheetClosed !== S.hand_number) sheetOpen = S.hand_number;
 }
 
 function openSheet() {
