@@ -172,7 +172,9 @@ def test_buttons_are_off_while_reconnecting_and_a_move_then_is_not_lost_silently
 
 def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
         server: ServerProcess, browser: Any) -> None:
-    created = table(server, ["human", "bot", "human", "bot"])
+    """And in the next hand, one countdown that everyone sees: Ana's turn clock, then, once
+    she has left, the away time that decides when a bot steps in for her."""
+    created = table(server, ["human", "bot", "human", "bot"], clock=120)
     ana, carla = (new_page(browser, size) for size in (DESKTOP, PHONE))
     ana.goto(server.base + created["seats"][0]["path"])
     carla.goto(server.base + created["seats"][2]["path"])
@@ -209,7 +211,33 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
     ana.wait_for_selector("#sheet.hidden", state="attached")
     carla.click("#sheet-close")
     carla.wait_for_selector("#sheet.hidden", state="attached")
-    assert ana.errors == [] and carla.errors == []
+    # Ana's turn: her clock, shown to her and to Carla alike, and sent to a spectator
+    my_turn(ana)
+    chip = ".seat[data-seat='0'] .seat-clock"
+    carla.wait_for_function(f"S.clock && S.clock.seat === 0 && !S.clock.away && "
+                            f"document.querySelector(\"{chip}\").textContent !== ''")
+    readings = [int(re.sub(r"\D", "", p.inner_text(chip))) for p in (ana, carla)]
+    _, spectator = server.request("GET", f"/api/tables/{created['table']}")
+    assert spectator["clock"]["seat"] == 0 and not spectator["clock"]["away"]
+    assert all(abs(n - spectator["clock"]["remaining"]) <= 3 for n in readings), \
+        (readings, spectator["clock"])
+    assert 45 < min(readings) and max(readings) <= 120
+    # she leaves: the away time runs out first (45 s, the server's --away-after), and that is
+    # the countdown Carla sees on Ana's seat and, playing her seat again, in her status line
+    assert ana.errors == []
+    ana.close()
+    carla.wait_for_function("S.clock && S.clock.seat === 0 && S.clock.away")
+    carla.evaluate("send({type: 'take-back'})")
+    carla.wait_for_selector("#status .away-soon:not(:empty)")
+    left = carla.inner_text(chip)
+    assert re.fullmatch(r"left — a bot in \d+ s", left), left
+    assert "Ana has left the table: a bot plays for them in" in carla.inner_text("#status")
+    _, spectator = server.request("GET", f"/api/tables/{created['table']}")
+    assert spectator["clock"]["away"] and spectator["clock"]["seconds"] == 45
+    assert abs(int(re.sub(r"\D", "", left)) - spectator["clock"]["remaining"]) <= 3, \
+        (left, spectator["clock"])
+    shot(carla, "phone-away-soon")
+    assert carla.errors == []
 
 
 def test_a_slow_table_script_raises_no_error_in_the_page(server: ServerProcess,
