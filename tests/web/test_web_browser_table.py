@@ -304,7 +304,7 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
                                {"token": tok, "level": "greedy"})
     assert status == 200
     wait_for(lambda: server.request("GET", f"/api/tables/{table_id}")[1]["match"]["over"],
-             timeout=90, what="the match to end")
+             timeout=90, what="the match to end", every=0.25)
     page = new_page(browser, SIZES[size])
     page.goto(server.base + created["seats"][0]["path"])
     page.wait_for_selector("#sheet:not(.hidden)")
