@@ -23,7 +23,6 @@ from canasta.core.cards import parse_card
 from canasta.core.rules import load_preset
 from canasta.core.state import State
 from canasta.formats.records import check_record
-from canasta.web.protocol.limits import ServerLimits
 from canasta.web.storage.store import MIGRATIONS, Store
 from conftest import BACKENDS, PG_URL, pg_reachable, wait_for
 
@@ -110,10 +109,7 @@ def test_tables_written_before_the_event_log_show_and_play_on_the_same(
             assert data.turn in ("human", "deal")  # each was left waiting for a person
             finished = [h for h in data.hands if h.finished]
             assert all(h.sheets and all(s["codes"] for s in h.sheets) for h in finished)
-        # an API client that plays at the machine's speed (some 160 views in a few seconds):
-        # the view budget is not what this test is about (tests/web/test_web_fair_limits.py)
-        roomy = ServerLimits(view_burst=10_000)
-        with TestClient(create_app(store=store, bot_delay=0, limits=roomy)) as client:
+        with TestClient(create_app(store=store, bot_delay=0)) as client:
             for entry in OLD["tables"]:
                 table, tokens = entry["table"], entry["tokens"]
                 for who, before in entry["views"].items():

@@ -40,7 +40,9 @@ class ServerLimits:
         work_rate: such requests a second after that.
         view_burst: table views (``GET /api/tables/{id}``, a seat's or a spectator's state
             built and serialised) one client address may ask for at once; a page has its
-            views over its WebSocket and asks for none this way.
+            views over its WebSocket and asks for none this way. 300: an API client that
+            plays whole hands as fast as it can (the suite's: up to some 270 views in a few
+            seconds) stays within it however fast the machine.
         view_rate: table views a second after that.
         sockets_per_address: WebSocket connections one client address may hold open.
         spectators_per_table: spectators' connections one table takes (per process).
@@ -55,7 +57,7 @@ class ServerLimits:
     max_depth: int = 16
     work_burst: int = 20
     work_rate: float = 4.0
-    view_burst: int = 120
+    view_burst: int = 300
     view_rate: float = 20.0
     sockets_per_address: int = 32
     spectators_per_table: int = 50
