@@ -153,13 +153,23 @@ def view(client: Any, table: str, token: str | None = None) -> dict[str, Any]:
     return r.json()
 
 
-def wait_for(predicate: Any, timeout: float = 20.0, what: str = "condition") -> Any:
+def steady(msg: dict[str, Any]) -> dict[str, Any]:
+    """A state message without what changes with time alone: the seconds left of its
+    countdown (canasta.web.play.clock; a person not connected has one, her away time)."""
+    clock = msg.get("clock")
+    return {**msg, "clock": clock and {k: v for k, v in clock.items() if k != "remaining"}}
+
+
+def wait_for(predicate: Any, timeout: float = 20.0, what: str = "condition",
+             every: float = 0.01) -> Any:
+    """The first true value of ``predicate``, asked each ``every`` seconds (a long wait on a
+    server's table view asks less often: views spend the address's budget)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = predicate()
         if value:
             return value
-        time.sleep(0.01)
+        time.sleep(every)
     raise AssertionError(f"timed out waiting for {what}")
 
 

@@ -11,7 +11,7 @@ import pytest
 from canasta.formats.records import check_record
 from canasta.web.play.tables import hash_token
 from canasta.web.storage.store import StorageError
-from conftest import create, view, wait_for
+from conftest import create, steady, view, wait_for
 
 ALL_HUMAN = ["human"] * 4
 
@@ -24,9 +24,9 @@ def snapshot(client: Any, created: dict[str, Any]) -> tuple[Any, ...]:
     """Everything a refusal must leave unchanged: every seat's view, the spectator's, the
     stored actions and the stored version."""
     table = created["table"]
-    views = [view(client, table, tok) for tok in tokens(created) if tok]
+    views = [steady(view(client, table, tok)) for tok in tokens(created) if tok]
     data = client.store.load(table)
-    return views, view(client, table), client.store.actions(table), data.version
+    return views, steady(view(client, table)), client.store.actions(table), data.version
 
 
 def actor_token(client: Any, created: dict[str, Any]) -> tuple[int, str]:

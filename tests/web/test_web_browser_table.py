@@ -172,7 +172,9 @@ def test_buttons_are_off_while_reconnecting_and_a_move_then_is_not_lost_silently
 
 def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
         server: ServerProcess, browser: Any) -> None:
-    created = table(server, ["human", "bot", "human", "bot"])
+    """And in the next hand, one countdown that everyone sees: Ana's turn clock, then, once
+    she has left, the away time that decides when a bot steps in for her."""
+    created = table(server, ["human", "bot", "human", "bot"], clock=120)
     ana, carla = (new_page(browser, size) for size in (DESKTOP, PHONE))
     ana.goto(server.base + created["seats"][0]["path"])
     carla.goto(server.base + created["seats"][2]["path"])
@@ -209,7 +211,33 @@ def test_at_hand_end_everyone_sees_the_cards_left_and_keeps_the_sheet(
     ana.wait_for_selector("#sheet.hidden", state="attached")
     carla.click("#sheet-close")
     carla.wait_for_selector("#sheet.hidden", state="attached")
-    assert ana.errors == [] and carla.errors == []
+    # Ana's turn: her clock, shown to her and to Carla alike, and sent to a spectator
+    my_turn(ana)
+    chip = ".seat[data-seat='0'] .seat-clock"
+    carla.wait_for_function(f"S.clock && S.clock.seat === 0 && !S.clock.away && "
+                            f"document.querySelector(\"{chip}\").textContent !== ''")
+    readings = [int(re.sub(r"\D", "", p.inner_text(chip))) for p in (ana, carla)]
+    _, spectator = server.request("GET", f"/api/tables/{created['table']}")
+    assert spectator["clock"]["seat"] == 0 and not spectator["clock"]["away"]
+    assert all(abs(n - spectator["clock"]["remaining"]) <= 3 for n in readings), \
+        (readings, spectator["clock"])
+    assert 45 < min(readings) and max(readings) <= 120
+    # she leaves: the away time runs out first (45 s, the server's --away-after), and that is
+    # the countdown Carla sees on Ana's seat and, playing her seat again, in her status line
+    assert ana.errors == []
+    ana.close()
+    carla.wait_for_function("S.clock && S.clock.seat === 0 && S.clock.away")
+    carla.evaluate("send({type: 'take-back'})")
+    carla.wait_for_selector("#status .away-soon:not(:empty)")
+    left = carla.inner_text(chip)
+    assert re.fullmatch(r"left — a bot in \d+ s", left), left
+    assert "Ana has left the table: a bot plays for them in" in carla.inner_text("#status")
+    _, spectator = server.request("GET", f"/api/tables/{created['table']}")
+    assert spectator["clock"]["away"] and spectator["clock"]["seconds"] == 45
+    assert abs(int(re.sub(r"\D", "", left)) - spectator["clock"]["remaining"]) <= 3, \
+        (left, spectator["clock"])
+    shot(carla, "phone-away-soon")
+    assert carla.errors == []
 
 
 def test_a_slow_table_script_raises_no_error_in_the_page(server: ServerProcess,
@@ -274,7 +302,7 @@ def test_the_match_ends_with_the_winner_every_hand_and_a_rematch(server: ServerP
                                {"token": tok, "level": "greedy"})
     assert status == 200
     wait_for(lambda: server.request("GET", f"/api/tables/{table_id}")[1]["match"]["over"],
-             timeout=90, what="the match to end")
+             timeout=90, what="the match to end", every=0.25)
     # the same seat at both sizes (one finished match: it takes a whole hand of bots), then
     # the rematch from the phone
     pages = {size: new_page(browser, SIZES[size]) for size in ("desktop", "phone")}
@@ -299,20 +327,23 @@ def test_undo_as_a_house_rule_and_no_hint_where_hints_are_off(server: ServerProc
     created = table(server, ["human", "human"], undo=True, hints=False)
     tid = created["table"]
     toks = [s["token"] for s in created["seats"]]
+    mine: dict[str, Any] | None = None  # a move's answer: the mover's view
     for _ in range(200):  # draw and discard through the API until a drawn hand can meld
-        _, pub = server.request("GET", f"/api/tables/{tid}")
-        seat = pub["view"]["actor"]
-        _, mine = server.request("GET", f"/api/tables/{tid}", token=toks[seat])
+        if mine is None or mine["view"]["actor"] != mine["you"]:
+            _, pub = server.request("GET", f"/api/tables/{tid}")
+            _, mine = server.request("GET", f"/api/tables/{tid}",
+                                     token=toks[pub["view"]["actor"]])
+        seat = mine["you"]
         legal = mine["view"]["legal"]
         if mine["view"]["phase"] == "play" and any(a["type"] == "meld" for a in legal):
             break
         kind = "draw" if mine["view"]["phase"] == "draw" else "discard"
         move = {k: x for k, x in next(a for a in legal if a["type"] == kind).items()
                 if k != "text"}
-        status, _ = server.request("POST", f"/api/tables/{tid}/actions",
-                                   {"token": toks[seat], "version": mine["version"],
-                                    "action": move}, token=None)
-        assert status == 200
+        status, mine = server.request("POST", f"/api/tables/{tid}/actions",
+                                      {"token": toks[seat], "version": mine["version"],
+                                       "action": move}, token=None)
+        assert status == 200, mine
     else:
         raise AssertionError("no hand could meld")
     page = new_page(browser, PHONE)

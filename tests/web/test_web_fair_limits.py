@@ -1,11 +1,12 @@
 """One client cannot load the server down (canasta.web.protocol.ratelimit): requests that make the
-server compute are rate-limited per address, WebSocket connections per address and
+server compute and table views are rate-limited per address, WebSocket connections per address and
 spectators per table are capped, and a table nobody attends stops its bots until someone
 comes back."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -16,19 +17,26 @@ from canasta.web.storage.store import Store
 from conftest import create, view, wait_for
 
 
-@pytest.fixture
-def tight(sqlite_store: Store) -> Iterator[Any]:
+@contextmanager
+def tight_client(store: Store) -> Iterator[Any]:
+    """A test client of a server with small budgets (a view's: 3, then one a minute)."""
     from starlette.testclient import TestClient
 
     from canasta.web.app import create_app
 
     limits = ServerLimits(work_burst=5, work_rate=1 / 60, sockets_per_address=3,
-                          spectators_per_table=2)
-    app = create_app(store=sqlite_store, bot_delay=0, limits=limits)
+                          spectators_per_table=2, view_burst=3, view_rate=1 / 60)
+    app = create_app(store=store, bot_delay=0, limits=limits)
     with TestClient(app) as c:
-        c.store = sqlite_store
+        c.store = store
         c.manager = app.state.manager
         c.app = app
+        yield c
+
+
+@pytest.fixture
+def tight(sqlite_store: Store) -> Iterator[Any]:
+    with tight_client(sqlite_store) as c:
         yield c
 
 
@@ -63,6 +71,64 @@ def test_records_and_hints_spend_the_work_budget(tight: Any) -> None:
     assert 429 not in codes
     r = tight.post(f"/api/tables/{table}/hint", json={"token": tok})
     assert r.status_code == 429, r.text
+
+
+def _seen_from(client: Any, address: str, table: str) -> dict[str, Any]:
+    """The spectator's view of ``table`` asked from ``address``, whose budget is its own."""
+    from starlette.testclient import TestClient
+
+    r = TestClient(client.app, client=(address, 4000)).get(f"/api/tables/{table}")
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_table_views_are_limited_per_address_and_a_refusal_changes_nothing(
+        tight: Any) -> None:
+    created = create(tight, ["human", "bot"])
+    table, tok = created["table"], created["seats"][0]["token"]
+    live = tight.manager.tables[table]
+    # no clock: once the bot has played up to her turn, nothing moves until she does
+    wait_for(lambda: live.game.state.actor == 0, what="seat 0 to act")
+    before = _seen_from(tight, "192.0.2.20", table)
+    # the seat's view and the spectator's spend one budget: the address's
+    assert view(tight, table, tok)["you"] == 0
+    assert view(tight, table)["version"] == before["version"]
+    assert view(tight, table, tok)["version"] == before["version"]
+    seen = live.last_person
+    for token in (tok, None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = tight.get(f"/api/tables/{table}", headers=headers)
+        assert r.status_code == 429, r.text
+        body = r.json()
+        assert body["code"] == "rate-limited" and "table views" in body["message"], body
+        assert body["version"] == before["version"]
+        assert int(r.headers["retry-after"]) >= 1
+    # a refused view is not a person's visit, and the table is as it was
+    assert live.last_person == seen
+    after = _seen_from(tight, "192.0.2.21", table)
+    assert {k: after[k] for k in ("version", "view", "seats", "match")} == \
+        {k: before[k] for k in ("version", "view", "seats", "match")}
+    # moves are not views: the seat still plays
+    move = tight.post(f"/api/tables/{table}/actions",
+                      json={"token": tok, "version": before["version"],
+                            "action": {"type": "draw"}})
+    assert move.status_code == 200, move.text
+
+
+def test_an_exempt_address_is_never_refused_a_view(sqlite_store: Store,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from starlette.testclient import TestClient
+
+    monkeypatch.setenv("CANASTA_LIMITS_EXEMPT", "testclient")
+    with tight_client(sqlite_store) as c:
+        table = create(c, ["human", "bot"])["table"]
+        for _ in range(10):
+            view(c, table)
+        # the exemption is the named address's only
+        other = TestClient(c.app, client=("192.0.2.22", 4000))
+        codes = [other.get(f"/api/tables/{table}").status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
 
 
 def _hello(ws: Any, token: str | None) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from canasta.web.protocol.fields import ACTION_TYPES  # noqa: E402
 from canasta.web.protocol.limits import ServerLimits  # noqa: E402
 from canasta.web.protocol.messages import MESSAGE_TYPES  # noqa: E402
 from canasta.web.storage.store import Store  # noqa: E402
-from conftest import BACKENDS, make_store  # noqa: E402
+from conftest import BACKENDS, make_store, steady  # noqa: E402
 
 EXAMPLES = int(os.environ.get("CANASTA_FUZZ_EXAMPLES", "100"))
 UNLIMITED = ServerLimits(seat_burst=10**9, seat_rate=10**9, create_burst=10**9,
@@ -80,7 +80,7 @@ class Fuzzed:
         while the server's loop is idle)."""
         table = self.manager.tables[self.table]
         pad = self.client.get(f"/api/scorepads/{self.pad}").json()
-        return table.version, [table.payload(s) for s in (None, 0, 1, 2, 3)], pad
+        return table.version, [steady(table.payload(s)) for s in (None, 0, 1, 2, 3)], pad
 
     def sender(self) -> int:
         """The seat to act (seat 0 once the hand is over)."""

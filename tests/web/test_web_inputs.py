@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from canasta.web.protocol.fields import clean_name
 from canasta.web.protocol.limits import Buckets
 from canasta.web.storage.store import Store
-from conftest import create, view
+from conftest import create, steady, view
 
 ALL_HUMAN = ["human"] * 4
 
@@ -29,8 +29,8 @@ def snapshot(client: Any, created: dict[str, Any]) -> tuple[Any, ...]:
     """What a refusal must leave unchanged: every seat's state message, the spectator's, the
     stored actions and version."""
     table = created["table"]
-    views = [view(client, table, tok) for tok in tokens(created) if tok]
-    return views, view(client, table), client.store.actions(table), \
+    views = [steady(view(client, table, tok)) for tok in tokens(created) if tok]
+    return views, steady(view(client, table)), client.store.actions(table), \
         client.store.load(table).version
 
 

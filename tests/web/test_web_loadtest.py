@@ -65,10 +65,13 @@ def test_a_hostile_client_meets_the_per_address_limits(monkeypatch: pytest.Monke
     # sends past it: at the default 20 and 4 a second, one busy CI run sent too few
     monkeypatch.setenv("CANASTA_WORK_BURST", "2")
     monkeypatch.setenv("CANASTA_WORK_RATE", "0.5")
+    monkeypatch.setenv("CANASTA_VIEW_BURST", "5")  # and so is the view budget
+    monkeypatch.setenv("CANASTA_VIEW_RATE", "1")
     result = main(["--tables", "3", "--seconds", "3", "--warmup", "1", "--bot-delay", "0.05",
                    "--hostile", "--json"])
     answers = result["hostile_answers"]
     assert answers["preview"].get("429", 0) > 0 and answers["record"].get("429", 0) > 0
+    assert answers["view"].get("429", 0) > 0 and answers["view"].get("served", 0) <= 5 + 10
     # every request of either kind spends the budget, whatever it is answered (a record of a
     # table with no finished hand is a 404): at most the burst and the rate over the phase
     # (3 s, and the threads' last requests, up to 10 s in all)

@@ -91,6 +91,51 @@ def test_a_disconnected_person_is_replaced_on_their_turn_and_returns(quick: Any)
         wait_for(lambda: not seat_of(view(quick, table), 0)["away"], what="back")
 
 
+@pytest.mark.parametrize("clock", [0, 120])
+def test_the_countdown_everyone_sees_is_the_one_that_decides(sqlite_store: Store,
+                                                             clock: int) -> None:
+    """While the person to act is connected the countdown is the turn clock (none when the
+    clock is off); once she has left, it is the away time when that runs out first, and
+    every seat and spectator is sent the same one."""
+    from starlette.testclient import TestClient
+
+    from canasta.web.app import create_app
+
+    app = create_app(store=sqlite_store, bot_delay=0, away_after=30)
+    with TestClient(app) as c:
+        created = create(c, ["human", "bot"], clock=clock, level="greedy")
+        table, tok = created["table"], created["seats"][0]["token"]
+        live = app.state.manager.tables[table]
+        with c.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_json({"type": "hello", "token": tok})
+            assert ws.receive_json()["type"] == "state"
+            v = wait_turn(c, table, 0)
+            if clock:
+                assert v["clock"]["seat"] == 0 and not v["clock"]["away"]
+                assert v["clock"]["seconds"] == 120 and 30 < v["clock"]["remaining"] <= 120
+            else:
+                assert v["clock"] is None
+        gone = wait_for(lambda: (lambda v: v if v["clock"] else None)(view(c, table)),
+                        what="the away countdown")
+        assert gone["clock"]["seat"] == 0 and gone["clock"]["away"]
+        assert gone["clock"]["seconds"] == 30 and 0 < gone["clock"]["remaining"] <= 30
+        assert not seat_of(gone, 0)["connected"] and not seat_of(gone, 0)["away"]
+        # the seat's own view and the spectator's: one countdown, the timer's own deadline
+        mine = view(c, table, tok)["clock"]
+        assert mine["away"] and abs(mine["remaining"] - gone["clock"]["remaining"]) < 1
+        assert live.countdown is not None
+        assert live.countdown.due == getattr(live.clock_task, "due", None)
+        # back: the turn clock again (it ran on meanwhile), or none
+        with c.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_json({"type": "hello", "token": tok})
+            assert ws.receive_json()["type"] == "state"
+            def turn_clock_again() -> bool:
+                k = view(c, table)["clock"]
+                return k is None if not clock else (not k["away"] and k["remaining"] > 30)
+
+            wait_for(turn_clock_again, what="the turn clock again")
+
+
 def test_a_person_whose_clock_ran_out_is_back_with_take_back(client: Any) -> None:
     created = create(client, ["human", "bot"], clock=1, level="greedy")
     table, token = created["table"], created["seats"][0]["token"]

@@ -310,7 +310,7 @@ def create_app(db: str = "sqlite:///canasta-tables.sqlite3", *, bot_delay: float
 
     @app.get("/api/tables/{table_id}", response_model=None,
              responses={200: {"model": a.StateMessage},
-                        **error_responses(400, 403, 404, 503)})
+                        **error_responses(400, 403, 404, 429, 503)})
     async def api_table(request: Request, table_id: TableId,
                         authorization: Authorization = None) -> Response:
         """The table as a spectator sees it, or as the seat of the Bearer token."""

@@ -118,6 +118,7 @@ class Dispatcher:
         self.seat_budget = Buckets(limits.seat_burst, limits.seat_rate)
         self.create_budget = Buckets(limits.create_burst, limits.create_rate)
         self.work_budget = Buckets(limits.work_burst, limits.work_rate)
+        self.view_budget = Buckets(limits.view_burst, limits.view_rate)
         self.exempt = exempt_addresses()
         self.handlers: dict[type[Request], Handler] = {
             CreateTable: self._create, ViewTable: self._view, Move: self._move,
@@ -176,6 +177,9 @@ class Dispatcher:
         elif limit == "work":  # canasta.web.protocol.ratelimit
             wait = self.work_budget.take(ctx.client)
             what = "requests that make the server compute from this address"
+        elif limit == "view":  # canasta.web.protocol.ratelimit
+            wait = self.view_budget.take(ctx.client)
+            what = "table views from this address"
         else:
             return
         if wait:

@@ -8,7 +8,8 @@ so that the per-address limits see it as one other machine) in :data:`THREADS` t
 a burst of WebSockets, each thread looping with no pause over the requests that cost the
 server real work:
 
-* ``view``: a table's state (``GET /api/tables/{id}``, the spectator's view built and sent);
+* ``view``: a table's state (``GET /api/tables/{id}``, the spectator's view built and sent;
+  past the per-address view budget, refused);
 * ``record``: a table's whole record (``GET /api/tables/{id}/record``);
 * ``preview``: a scorepad hand scored and not stored (``POST .../hands`` with ``preview``,
   on a scorepad of its own, with its keeper's key);

@@ -7,10 +7,14 @@ seat is marked *away* ("away — a bot plays"); the person takes it back by reco
 with the *I'm back* button.
 
 The clock runs for one turn: it starts when a seat becomes the one to act (or takes its seat
-back), and keeps running across that seat's draw, melds and lay-offs. :class:`ClockKeeper`
-keeps one timer task per table; :meth:`ClockKeeper.rearm` is called, under the table's lock,
-after every change. The timer calls back into the table manager, which checks again under the
-lock that the same turn is still waiting before it hands the seat over.
+back), and keeps running across that seat's draw, melds and lay-offs. Whichever of the two
+runs out first is the table's :class:`~canasta.web.play.seats.Countdown`, which every seat and
+spectator is shown (``clock`` in the state message, ``away`` when it is the away time): with
+the clock off, the others still see when a bot steps in for a person who left.
+
+:class:`ClockKeeper` keeps one timer task per table; :meth:`ClockKeeper.rearm` is called,
+under the table's lock, after every change. The timer calls back into the table manager, which
+checks again under the lock that the same turn is still waiting before it hands the seat over.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
-from canasta.web.play.seats import Table
+from canasta.web.play.seats import Countdown, Table
 
 #: (hand number, version at which the turn began, seat): one turn of one seat.
 Turn = tuple[int, int, int]
@@ -73,15 +77,17 @@ class ClockKeeper:
             self._stop(table)
             table.clock_turn = None
             table.clock_deadline = None
+            table.countdown = None
             return
         clock, away = self.deadline(table, turn)
         new_turn = table.clock_turn != turn
         table.clock_turn = turn
         table.clock_deadline = clock
-        due = min(t for t in (clock, away) if t is not None) if (clock or away) else None
-        if due is None:
+        table.countdown = self.countdown(table, turn[2], clock, away)
+        if table.countdown is None:
             self._stop(table)
             return
+        due = table.countdown.due
         if not new_turn and table.clock_task is not None and not table.clock_task.done() \
                 and getattr(table.clock_task, "due", None) == due:
             return
@@ -89,6 +95,15 @@ class ClockKeeper:
         task = asyncio.create_task(self._wait(table, turn, due))
         task.due = due  # type: ignore[attr-defined]
         table.clock_task = task
+
+    def countdown(self, table: Table, seat: int, clock: float | None,
+                  away: float | None) -> Countdown | None:
+        """The one of the two deadlines that runs out first (the turn clock on a tie)."""
+        if away is not None and (clock is None or away < clock):
+            return Countdown(seat, away, self.away_after, True)
+        if clock is not None:
+            return Countdown(seat, clock, table.settings.clock, False)
+        return None
 
     def restart(self, table: Table) -> None:
         """A fresh turn for the seat to act (it was just taken back): full time again."""

@@ -5,6 +5,8 @@ A seat is created ``human``, ``bot`` or ``open`` (a free seat of a public table,
 bot until a person takes it from the lobby). ``controller`` says who plays it now; ``away``
 marks a person's seat that a bot plays because their turn clock ran out or they have been
 disconnected for a while (canasta.web.play.clock): the person takes it back by coming back.
+The state message's ``clock`` is the :class:`Countdown` of the turn waiting: the one that
+decides when a bot steps in, the same for every seat and spectator.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from canasta.web.play.settings import TableSettings
 from canasta.web.protocol.errors import WebError
 from canasta.web.storage.models import SeatData
 
-__all__ = ["MAX_NAME", "UNCLAIMED", "Connection", "Seat", "Table", "hash_token"]
+__all__ = ["MAX_NAME", "UNCLAIMED", "Connection", "Countdown", "Seat", "Table", "hash_token"]
 
 MAX_NAME = 24
 #: The token hash of a rematch's human seat until its player asks for the new link: no
@@ -56,6 +58,29 @@ class Seat:
                         self.token_hash, self.away)
 
 
+@dataclass(frozen=True)
+class Countdown:
+    """When a bot steps in for the person to act, unless they move or come back first
+    (canasta.web.play.clock): the earlier of the turn clock and the away time.
+
+    Attributes:
+        seat: the seat to act.
+        due: when it runs out (time.monotonic()).
+        seconds: its whole length (the table's clock, or the away time).
+        away: it is the away time (the person has no connection open), not the turn clock.
+    """
+
+    seat: int
+    due: float
+    seconds: float
+    away: bool
+
+    def to_json(self, now: float | None = None) -> dict[str, Any]:
+        left = max(0.0, self.due - (time.monotonic() if now is None else now))
+        return {"seat": self.seat, "seconds": self.seconds, "remaining": round(left, 2),
+                "away": self.away}
+
+
 @dataclass
 class Table:
     id: str
@@ -74,6 +99,8 @@ class Table:
     #: the turn clock (canasta.web.play.clock): which turn it runs for, and when it runs out
     clock_turn: tuple[int, int, int] | None = None
     clock_deadline: float | None = None
+    #: what every seat and spectator is shown: the countdown that decides (None: none runs)
+    countdown: Countdown | None = None
     clock_task: asyncio.Task[None] | None = None
     #: where the seat to act may rewind its turn to (house rule undo)
     undo_mark: TurnMark | None = None
@@ -161,13 +188,10 @@ class Table:
                 and mark.seat == seat and mark.taken_back(self.game.match) is not None)
 
     def clock_json(self) -> dict[str, Any] | None:
-        """The running turn clock: the seat it runs for and the seconds left (a client
-        counts down from its own receipt of the message, so clocks need not agree)."""
-        if self.clock_deadline is None or self.clock_turn is None:
-            return None
-        left = max(0.0, self.clock_deadline - time.monotonic())
-        return {"seat": self.clock_turn[2], "seconds": self.settings.clock,
-                "remaining": round(left, 2)}
+        """The countdown of the seat to act: the seat, the seconds left, its length, and
+        whether it is the away time (a client counts down from its own receipt of the
+        message, so readings differ by the time a message takes to arrive)."""
+        return None if self.countdown is None else self.countdown.to_json()
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """The state message for ``seat`` (None: a spectator)."""

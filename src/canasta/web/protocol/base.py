@@ -16,9 +16,9 @@ class Strict(BaseModel):
 
 class Request(Strict):
     """A request to the server. ``limit`` names the budget it spends (``seat``: the sender's
-    seat's; ``create``: the client address's; None: free); ``status`` is the HTTP status of
-    its answer; ``reply``: over the WebSocket, the answer goes to the sender (the others'
-    answers are the state messages that every connection receives)."""
+    seat's; ``create``, ``work``, ``view``: the client address's; None: free); ``status`` is
+    the HTTP status of its answer; ``reply``: over the WebSocket, the answer goes to the
+    sender (the others' answers are the state messages that every connection receives)."""
 
     limit: ClassVar[str | None] = None
     status: ClassVar[int] = 200

@@ -3,7 +3,8 @@
 A seat may send :attr:`ServerLimits.seat_burst` messages at once (WebSocket messages and
 HTTP requests that act on a table, counted together), then :attr:`ServerLimits.seat_rate`
 a second; a client address may create :attr:`ServerLimits.create_burst` tables and
-scorepads at once, then :attr:`ServerLimits.create_rate` a second. The defaults are far above
+scorepads at once, then :attr:`ServerLimits.create_rate` a second; and so on for work and
+table views (:mod:`canasta.web.protocol.ratelimit`). The defaults are far above
 what people at a real table do (a turn is a few actions in some seconds) and stop a flood.
 Each is set by an environment variable (``CANASTA_SEAT_BURST`` …, read by
 :meth:`ServerLimits.from_env`), so that every worker process of a server has the same ones,
@@ -37,6 +38,12 @@ class ServerLimits:
         work_burst: requests that make the server compute (scorepad hands and previews,
             records, hints) one client address may send at once (canasta.web.protocol.ratelimit).
         work_rate: such requests a second after that.
+        view_burst: table views (``GET /api/tables/{id}``, a seat's or a spectator's state
+            built and serialised) one client address may ask for at once; a page has its
+            views over its WebSocket and asks for none this way. 300: an API client that
+            plays whole hands as fast as it can (the suite's: up to some 270 views in a few
+            seconds) stays within it however fast the machine.
+        view_rate: table views a second after that.
         sockets_per_address: WebSocket connections one client address may hold open.
         spectators_per_table: spectators' connections one table takes (per process).
     """
@@ -50,6 +57,8 @@ class ServerLimits:
     max_depth: int = 16
     work_burst: int = 20
     work_rate: float = 4.0
+    view_burst: int = 300
+    view_rate: float = 20.0
     sockets_per_address: int = 32
     spectators_per_table: int = 50
 

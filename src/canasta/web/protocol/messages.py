@@ -213,6 +213,8 @@ class Join(TableRequest):
 class ViewTable(Request):
     """The state message of the sender's seat (a spectator's without a token)."""
 
+    limit: ClassVar[str | None] = "view"
+
 
 class Record(Request):
     """The game record of finished hand ``hand`` (the last finished one when None)."""

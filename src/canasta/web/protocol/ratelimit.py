@@ -5,6 +5,11 @@
   record, which replays the hands; a hint, which searches) spends from its client
   address's token bucket, whatever table or scorepad it names; past it the answer is 429
   ``rate-limited`` with ``Retry-After``.
+* **Views** (``view_burst``, ``view_rate``): a table's state asked for over HTTP (``GET
+  /api/tables/{id}``, built and serialised for the asker) spends from its client address's
+  own bucket, whatever table it names; past it, 429 ``rate-limited`` with ``Retry-After``. A
+  page has its views over its WebSocket (one message per change, serialised once for every
+  spectator) and asks for none this way; the budget stops one address polling without end.
 * **WebSockets** (``sockets_per_address``): the open connections of one address are
   counted (:class:`SocketCount`); one more is refused (close code 4429).
 * **Spectators** (``spectators_per_table``): a table takes that many spectators' sockets

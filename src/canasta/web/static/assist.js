@@ -10,14 +10,21 @@ function clockLeft() {
   return Math.max(0, S.clock.remaining - (performance.now() - clockAt) / 1000);
 }
 
-// The countdown beside the name of the seat the clock runs for (and in the status bar).
+// The countdown beside the name of the seat it runs for, the same for every seat and spectator:
+// the turn clock, or the away time of a person who left (S.clock.away: when it runs out a bot
+// steps in, the clock on or off); and the others' status line that says so.
 function renderClock() {
   const left = clockLeft();
+  const n = left === null ? null : Math.ceil(left);
+  const away = !!(S && S.clock && S.clock.away);
   document.querySelectorAll(".seat-clock").forEach((e) => {
-    if (left === null) { e.textContent = ""; return; }
-    const n = Math.ceil(left);
-    e.textContent = t("ui.clock_left", { n });
+    if (n === null) { e.textContent = ""; return; }
+    e.textContent = t(away ? "ui.clock_away" : "ui.clock_left", { n });
     e.classList.toggle("low", n <= 10);
+    e.classList.toggle("away", away);
+  });
+  document.querySelectorAll(".away-soon").forEach((e) => {
+    e.textContent = n === null ? "" : t("ui.away_soon", { name: seatName(S.clock.seat), n });
   });
 }
 // table.js (which declares S) loads after this script: until it has, there is no clock

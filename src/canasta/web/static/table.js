@@ -431,6 +431,10 @@ function renderActions() {
   }
   if (!isActor()) {
     const actor = S.seats[v.actor];
+    if (actor && !actor.away && S.clock && S.clock.away && S.clock.seat === v.actor) {
+      status.replaceChildren(el("span", "away-soon"));  // assist.js counts it down
+      return;
+    }
     status.textContent = actor && actor.away ? t("ui.away_waiting", { name: seatName(v.actor) })
       : v.phase === "answer" ? t("ui.waiting_answer", { name: seatName(v.actor) }) : t("ui.waiting_for", { name: seatName(v.actor) });
     return;
