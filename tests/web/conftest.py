@@ -160,6 +160,17 @@ def steady(msg: dict[str, Any]) -> dict[str, Any]:
     return {**msg, "clock": clock and {k: v for k, v in clock.items() if k != "remaining"}}
 
 
+def from_address(client: Any, address: str) -> Any:
+    """A test client of ``client``'s app that reaches it from ``address`` (its own per-address
+    budgets), on ``client``'s event loop: a second client with a loop of its own would call
+    into the app's tasks, locks and futures from another loop, and could wait forever."""
+    from starlette.testclient import TestClient
+
+    other = TestClient(client.app, client=(address, 4000))
+    other.portal = client.portal
+    return other
+
+
 def wait_for(predicate: Any, timeout: float = 20.0, what: str = "condition",
              every: float = 0.01) -> Any:
     """The first true value of ``predicate``, asked each ``every`` seconds (a long wait on a

@@ -14,7 +14,7 @@ from test_web_scorepad import HAND
 
 from canasta.web.protocol.limits import ServerLimits
 from canasta.web.storage.store import Store
-from conftest import create, view, wait_for
+from conftest import create, from_address, view, wait_for
 
 
 @contextmanager
@@ -41,7 +41,6 @@ def tight(sqlite_store: Store) -> Iterator[Any]:
 
 
 def test_scorepad_previews_are_limited_per_address(tight: Any) -> None:
-    from starlette.testclient import TestClient
 
     pad = tight.post("/api/scorepads", json={"variant": "international", "players": 4}).json()
     url = f"/api/scorepads/{pad['id']}/hands"
@@ -59,7 +58,7 @@ def test_scorepad_previews_are_limited_per_address(tight: Any) -> None:
                    headers={"X-Scorepad-Key": other_pad["key"]})
     assert r.status_code == 429
     # another address is not held back
-    other = TestClient(tight.app, client=("192.0.2.9", 4000))
+    other = from_address(tight, "192.0.2.9")
     assert other.post(url, json={"tally": HAND, "preview": True},
                       headers={"X-Scorepad-Key": pad["key"]}).status_code == 200
 
@@ -75,9 +74,8 @@ def test_records_and_hints_spend_the_work_budget(tight: Any) -> None:
 
 def _seen_from(client: Any, address: str, table: str) -> dict[str, Any]:
     """The spectator's view of ``table`` asked from ``address``, whose budget is its own."""
-    from starlette.testclient import TestClient
 
-    r = TestClient(client.app, client=(address, 4000)).get(f"/api/tables/{table}")
+    r = from_address(client, address).get(f"/api/tables/{table}")
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -118,7 +116,6 @@ def test_table_views_are_limited_per_address_and_a_refusal_changes_nothing(
 
 def test_an_exempt_address_is_never_refused_a_view(sqlite_store: Store,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from starlette.testclient import TestClient
 
     monkeypatch.setenv("CANASTA_LIMITS_EXEMPT", "testclient")
     with tight_client(sqlite_store) as c:
@@ -126,7 +123,7 @@ def test_an_exempt_address_is_never_refused_a_view(sqlite_store: Store,
         for _ in range(10):
             view(c, table)
         # the exemption is the named address's only
-        other = TestClient(c.app, client=("192.0.2.22", 4000))
+        other = from_address(c, "192.0.2.22")
         codes = [other.get(f"/api/tables/{table}").status_code for _ in range(4)]
         assert codes == [200, 200, 200, 429]
 
@@ -138,7 +135,6 @@ def _hello(ws: Any, token: str | None) -> dict[str, Any]:
 
 
 def test_websockets_are_capped_per_address(tight: Any) -> None:
-    from starlette.testclient import TestClient
 
     created = create(tight, ["human", "human", "bot", "bot"])
     table = created["table"]
@@ -152,7 +148,7 @@ def test_websockets_are_capped_per_address(tight: Any) -> None:
             msg = d.receive_json()
             assert msg["type"] == "error" and msg["code"] == "rate-limited", msg
         # another address may still watch
-        other = TestClient(tight.app, client=("192.0.2.10", 4000))
+        other = from_address(tight, "192.0.2.10")
         with other.websocket_connect(f"/ws/{table}") as e:
             assert _hello(e, None)["type"] == "state"
     # the count goes down as they close

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from canasta.web.protocol.fields import clean_name
 from canasta.web.protocol.limits import Buckets
 from canasta.web.storage.store import Store
-from conftest import create, steady, view
+from conftest import create, from_address, steady, view
 
 ALL_HUMAN = ["human"] * 4
 
@@ -271,7 +271,6 @@ def limited(sqlite_store: Store) -> Iterator[Any]:
 
 def test_table_creation_is_limited_per_client(limited: Any) -> None:
     """200 tables were created in 14 s with no limit."""
-    from starlette.testclient import TestClient
 
     for _ in range(3):
         create(limited, ["human", "bot"])
@@ -280,7 +279,7 @@ def test_table_creation_is_limited_per_client(limited: Any) -> None:
     assert int(r.headers["retry-after"]) >= 1
     assert len(limited.store.table_ids()) == 3
     # another client is not held back by the first one's tables
-    other = TestClient(limited.app, client=("192.0.2.7", 4000))
+    other = from_address(limited, "192.0.2.7")
     assert other.post("/api/tables", json={"players": 2}).status_code == 201
 
 
