@@ -66,6 +66,10 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
     host.fill("#t-deals", "1")
     host.fill("#t-clock", "0")
     host.select_option("#t-level", "easy")
+    # the start time is styled as the other fields (it was a bare, short browser input)
+    start, tables = host.locator("#t-start").bounding_box(), host.locator("#t-tables").bounding_box()
+    assert start is not None and tables is not None
+    assert abs(start["height"] - tables["height"]) <= 2, (start, tables)
     host.screenshot(path=str(SHOTS / "desktop-create.png"), full_page=True)
     axe = {"desktop, the form": axe_findings(host)}
     host.click("#t-create")
