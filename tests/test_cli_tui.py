@@ -267,6 +267,10 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
         text = "\n".join(shot(app, "table-result"))
         assert "Hand 1 ends:" in text and "Match after 1 hand" in text
         assert "Enter: next hand" in text
+        # the title line over the sheet has the match's new totals, not the deal's zeros
+        title = screen_text(app)[0]
+        assert all(f" {score}" in title for score in s.match.scores), title
+        assert any(s.match.scores), s.match.scores
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, ResultScreen)
