@@ -169,6 +169,16 @@ def test_bots_moves_show_as_they_happen() -> None:
         assert describe_event(event, 0, "en", names, teams) in out
 
 
+def test_help_says_quit_keeps_the_match_only_with_save() -> None:
+    """`help` said "quit (save and leave)" where quitting without --save keeps nothing."""
+    code, out = play(["--seed", str(SEED), "--bots", "random"], ["help", "quit"])
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "save and leave" not in flat
+    assert "quit (leave; with --save the match is kept)" in flat
+    assert "Use --save PATH to keep a game for later." in flat
+
+
 def test_save_quit_resume_goes_on_identically(tmp_path: Path) -> None:
     lines, starts, match = replica(3)
     assert len(starts) == 3, "the scripted match must reach a third hand"

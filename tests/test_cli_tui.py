@@ -267,6 +267,10 @@ def test_the_hand_ends_on_a_score_screen_and_enter_deals_the_next() -> None:
         text = "\n".join(shot(app, "table-result"))
         assert "Hand 1 ends:" in text and "Match after 1 hand" in text
         assert "Enter: next hand" in text
+        # the title line over the sheet has the match's new totals, not the deal's zeros
+        title = screen_text(app)[0]
+        assert all(f" {score}" in title for score in s.match.scores), title
+        assert any(s.match.scores), s.match.scores
         await pilot.press("enter")
         await pilot.pause()
         assert not isinstance(app.screen, ResultScreen)
@@ -548,3 +552,28 @@ def test_the_mouse_draws_builds_a_meld_and_plays_a_move_of_the_menu() -> None:
                    for x in app.query_one("#messages", RichLog).lines)
 
     drive(app, (100, 30), script)
+
+
+def test_why_after_a_refusal_shows_the_whole_sentence_at_80x24() -> None:
+    """`why` answers with the seed's sentence, its translation and the rule in short: at
+    80×24 that runs past the three message lines, which showed only its tail ("sono concesse
+    ..." without its start). It opens as a page instead, from "Why:" to the end."""
+    s = new_session()
+    app = TableApp(s, speed=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until_human(pilot, s)
+        await typed(pilot, "s")
+        hand = s.view.hand
+        ranks = sorted({card_text(c)[:-1] for c in hand if card_text(c) != "JK"})
+        await typed(pilot, f"m {ranks[0]} {ranks[1]} {ranks[1]}")
+        assert "Not allowed" in "\n".join(screen_text(app))
+        await typed(pilot, "why")
+        text = " ".join(shot(app, "table-why"))
+        assert "Why: the International Canasta text (seed 002" in text, text
+        assert "In short:" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+
+    drive(app, (80, 24), script)

@@ -153,6 +153,12 @@ def test_a_turn_played_with_the_keyboard_alone_and_cards_named(
     assert "Keys:" in page.inner_text("#keys-help")
     # on the phone (a touch screen, no mouse) the help line starts hidden; "?" shows it
     assert page.locator("#keys-help").is_visible() == (size == "desktop")
+    if size == "desktop":  # the felt scrolled to its foot: the line clear of the action bar
+        page.evaluate("document.querySelector('.felt').scrollTop = 1e6")
+        keys, bar = page.locator("#keys-help").bounding_box(), page.locator(
+            "#actions").bounding_box()
+        assert keys is not None and bar is not None
+        assert keys["y"] + keys["height"] <= bar["y"] + 1, (keys, bar)
     if size == "phone":
         page.locator("#hand .card").first.focus()
         page.keyboard.press("?")

@@ -100,6 +100,11 @@ def test_mid_hand_a_hint_the_drawn_card_the_last_moves_and_the_points(
     assert page.locator(".seat .seat-last").count() >= 1
     assert page.locator(".fresh").count() >= 1
     assert "s left" in page.inner_text(".seat.me .seat-clock")
+    # the turn's line offers the pile only when it can be taken
+    takes = page.locator("[data-action=take-pile]").count()
+    assert ("take the pile" in page.inner_text("#status")) == bool(takes)
+    if not takes:
+        assert "the pile cannot be taken now" in page.inner_text("#status")
     v = version(page)
     page.click("[data-action=draw]")
     page.wait_for_function(f"document.body.dataset.version !== '{v}'")

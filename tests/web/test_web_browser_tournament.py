@@ -66,6 +66,11 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
     host.fill("#t-deals", "1")
     host.fill("#t-clock", "0")
     host.select_option("#t-level", "easy")
+    # the start time is styled as the other fields (it was a bare, short browser input)
+    start = host.locator("#t-start").bounding_box()
+    tables = host.locator("#t-tables").bounding_box()
+    assert start is not None and tables is not None
+    assert abs(start["height"] - tables["height"]) <= 2, (start, tables)
     host.screenshot(path=str(SHOTS / "desktop-create.png"), full_page=True)
     axe = {"desktop, the form": axe_findings(host)}
     host.click("#t-create")
@@ -77,6 +82,15 @@ def test_a_four_table_tournament_of_bots_runs_to_its_results(server: ServerProce
 
     # a person joins by the link, on a phone
     ana = _page(browser, PHONE)
+    # (the form on a phone: each field keeps to its column; the long variant names pushed
+    # the players' select off the screen)
+    ana.goto(server.base + "/tournaments")
+    ana.wait_for_selector("#t-variant option", state="attached")
+    panel = ana.locator("#t-variant").evaluate("e => e.closest('.panel')"
+                                               ".getBoundingClientRect().right")
+    for field in ("#t-variant", "#t-players", "#t-level", "#t-start"):
+        box = ana.locator(field).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= min(panel, PHONE["width"]) + 1, field
     ana.goto(link)
     ana.wait_for_selector("#join-box:not(.hidden)")
     axe["phone, the join form"] = axe_findings(ana)

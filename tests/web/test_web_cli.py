@@ -56,3 +56,18 @@ def test_limits_come_from_the_environment_and_the_options(monkeypatch: Any) -> N
     monkeypatch.setenv("CANASTA_SEAT_BURST", "many")
     with pytest.raises(ValueError, match="CANASTA_SEAT_BURST"):
         limits_of()
+
+
+def test_python_m_canasta_web_explains_every_option(capsys: Any) -> None:
+    """`python -m canasta.web --help` showed --host, --port, --db, --bot-delay and --log-level
+    bare, under a description with reStructuredText backticks."""
+    from canasta.web.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "``" not in out
+    for words in ("--port PORT port to listen on", "--db DB database URL",
+                  "--bot-delay BOT_DELAY seconds a bot waits", "--host HOST address"):
+        assert words in out, out

@@ -518,7 +518,8 @@ def register(app: typer.Typer) -> None:
                  "ignored).")] = None,
         lang: Annotated[str, typer.Option(
             callback=check_lang,
-            help="Language of refusals and of the log: " + ", ".join(languages()) + ".")] = "en",
+            help="Language of the whole table (board, menu, help, refusals, log, commands, "
+                 "score sheet): " + ", ".join(languages()) + ".")] = "en",
         plain: Annotated[bool, typer.Option(
             help="Line by line, without the full-screen table (the default when input or "
                  "output is not a terminal).")] = False,

@@ -37,8 +37,10 @@ def title_text(session: Session, width: int = 80) -> Text:
                f"{t('play.tui.to', lang, target=match.rules.target(match.players))} │ ")
     names = session.team_names
     stock = " │ " + t("play.tui.stock", lang, n=view.stock_size)
-    full = " · ".join(f"{n} {view.scores[i]}" for i, n in enumerate(names))
-    short = " · ".join(f"#{i + 1} {view.scores[i]}" for i in range(len(names)))
+    # once the hand is scored, the match's totals (the score screen's), not those of the deal
+    scores = match.scores if session.state.is_over else view.scores
+    full = " · ".join(f"{n} {scores[i]}" for i, n in enumerate(names))
+    short = " · ".join(f"#{i + 1} {scores[i]}" for i in range(len(names)))
     if len(out.plain) + len(short) + len(stock) > width:
         # a long variant name ("Canasta classica (Italian classic Canasta)") gives up its
         # words in brackets before the stock is cut off the line
@@ -54,7 +56,7 @@ def title_text(session: Session, width: int = 80) -> Text:
         if long:  # short labels where the names do not fit
             name = (t("play.tui.us", lang) if i == view.team else t("play.tui.them", lang)
                     if len(names) == 2 else f"#{i + 1}")
-        out.append(f"{name} {view.scores[i]}", style="bold" if i == view.team else "")
+        out.append(f"{name} {scores[i]}", style="bold" if i == view.team else "")
     out.append(stock)
     return out
 

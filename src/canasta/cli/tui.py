@@ -264,6 +264,13 @@ class TableApp(App[None]):
         once the new sizes are laid out."""
         self.call_after_refresh(self.redraw)
 
+    def too_long(self, lines: list[str]) -> bool:
+        """Whether ``lines`` wrap to more rows than the message box shows."""
+        box = self.query_one("#messages", RichLog)
+        width = max((box.content_size.width or self.size.width) - 1, 20)
+        rows = sum(len(Text(line).wrap(self.console, width)) for line in lines)
+        return rows > (box.content_size.height or 3)
+
     def say(self, line: str | Text, style: str = "") -> None:
         text = line if isinstance(line, Text) else Text(line, style=style)
         self.query_one("#messages", RichLog).write(text)
@@ -388,6 +395,11 @@ class TableApp(App[None]):
             return
         self.say(Text("> " + line, style="dim"))
         reply = s.submit(line)
+        if low == "why" and self.too_long(reply.lines):
+            # the seed's sentence with its translation runs past the three message lines,
+            # which would show only its tail: the whole answer opens as a page
+            self.push_screen(TextScreen(Text("\n".join(reply.lines))))
+            return
         style = {"refused": "bold red", "error": "bold red", "choices": "yellow"}.get(
             reply.kind, "")
         if reply.kind == "played":

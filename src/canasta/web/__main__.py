@@ -21,12 +21,17 @@ def limits_of(seat_rate: float | None = None, seat_burst: int | None = None,
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m canasta.web", description=__doc__)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=DEFAULT_DB)
-    p.add_argument("--bot-delay", type=float, default=0.6)
-    p.add_argument("--log-level", default="info")
+    p = argparse.ArgumentParser(
+        prog="python -m canasta.web",
+        description="The browser table's server: the same as `canasta serve`, without Typer.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument("--db", default=DEFAULT_DB,
+                   help="database URL: a SQLite file (default, in the current directory) or "
+                        "postgresql://user@host/db")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="seconds a bot waits before each move (0.6)")
+    p.add_argument("--log-level", default="info", help="uvicorn log level (info)")
     p.add_argument("--away-after", type=float, default=45.0,
                    help="seconds a disconnected person's turn waits before a bot plays it")
     p.add_argument("--redis", default=None,

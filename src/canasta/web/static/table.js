@@ -449,7 +449,7 @@ function renderActions() {
     return;
   }
   if (v.phase === "draw") {
-    status.textContent = t("ui.hint_draw");
+    status.textContent = t(legalOf("take-pile").length ? "ui.hint_draw" : "ui.hint_draw_stock");
     if (legalOf("draw").length) box.appendChild(button(t("ui.draw"), "primary", () => act({ type: "draw" }), true, "draw"));
     if (legalOf("take-pile").length) {
       const take = takeAction();
