@@ -233,8 +233,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._legal_log: object = None
         self._masks = ActionMask(self.codec)
         # The compiled writers' bound methods, called on every step.
-        self._fill_mask = self._masks.writer.fill_view
-        self._encode = self.layout.writer.encode
+        self._fill_mask = self._masks.writer.fill
+        self._fill_ids = self._masks.writer.fill_ids
+        self._encode = self.layout.writer.encode_state
         # True while every entry of ``rewards`` is 0 (every step but the last of an episode),
         # so that step() need not build and add a dict of zeros.
         self._zero_rewards = False
@@ -273,17 +274,31 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.agent_selection = self.possible_agents[self.state.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation of ``agent``: what ``state.view(seat)`` shows, encoded
+        (:meth:`ObservationLayout.encode`), and the mask of its legal actions (all 0 for an
+        agent not to act); new arrays on every call.
+
+        The vector is written from the state by the compiled writer's seat-restricted
+        reader (``ObservationWriter.encode_state``: the view's values, without making the
+        view), the mask from ``state.legal_actions()``, listed once per state however often
+        the agent to act is observed.
+        """
         match = self.match
         if match is None:
             raise RuntimeError("call reset() first")
         state = match.state
-        view = state.view(self._seat[agent])
-        # The observation (layout.encode) and the mask (ActionMask.mask_view) as C buffers
-        # from the compiled writers, handed to numpy without a copy.
-        mask, legal = self._fill_mask(view)
-        if legal:
-            self._legal, self._legal_log = legal, state.event_log
-        return {"observation": np.frombuffer(self._encode(view), FLOAT32),
+        seat = self._seat[agent]
+        if seat == state.actor:
+            log = state.event_log
+            if self._legal_log is log and self._legal is not None:
+                mask = self._fill_ids(self._legal)
+            else:
+                mask, self._legal = self._fill_mask(state.legal_actions())
+                self._legal_log = log
+        else:
+            mask = bytearray(self.codec.size)
+        # C buffers from the compiled writers, handed to numpy without a copy.
+        return {"observation": np.frombuffer(self._encode(state, seat), FLOAT32),
                 "action_mask": np.frombuffer(mask, INT8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
