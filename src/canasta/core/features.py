@@ -76,7 +76,15 @@ def _zeros(n: int) -> array[float]:
 
 #: Rows of zeros, copied (``[:]``) where a row is made.
 _ZERO_CODES: Final = _zeros(NUM_CODES)
-_ZERO_KEYS: Final = _zeros(MELD_KEYS)
+#: Names of other modules as ``Final``s of this one: compiled code reads a ``Final`` without
+#: looking it up in the module's namespace, on every use.
+_IS_WILD: Final = IS_WILD
+_SEQUENCE_KEY: Final = SEQUENCE_KEY
+_DISCARD: Final = Discard
+_DRAW: Final = Draw
+_MELD: Final = Meld
+_LAY_OFF: Final = LayOff
+_TAKE_PILE: Final = TakePile
 
 
 class ObservationWriter:
@@ -130,11 +138,6 @@ class ObservationWriter:
         # Per seat, the last known-counts tuple seen and its floats.
         self._known_counts: list[tuple[int, ...] | None] = [None] * players
         self._known_rows: list[array[float]] = [_ZERO_CODES] * players
-        # Per team, the last melds seen (a copy) and their rows: natural cards and wild
-        # cards per meld key, sequence canastas, canastas.
-        self._melds: list[dict[int, list[int]]] = [{} for _ in range(teams)]
-        self._meld_rows: list[tuple[array[float], array[float], int, int]] = [
-            self._meld_block({}) for _ in range(teams)]
         # The face-up pile last counted (a copy) and its counts per card code.
         self._pile: list[int] = []
         self._pile_counts = _zeros(NUM_CODES)
@@ -225,11 +228,12 @@ class ObservationWriter:
         p = self.players
         base = self._o_hand
         seen = w.hand
-        for c in range(_CODES):
-            n = hand[c]
+        c = 0
+        for n in hand:
             if n != seen[c]:
                 out[base + c] = float(n)
                 seen[c] = n
+            c += 1
         base = self._o_sizes
         seen = w.sizes
         for s in range(p):
@@ -247,18 +251,48 @@ class ObservationWriter:
                 at = base + ((s - seat) % p - 1) * _CODES
                 out[at:at + _CODES] = self._known_row(s, counts)
         nt = self.teams
+        size = self.canasta_size
         for t in range(nt):
             r = (t - team) % nt
-            rows = self._melds_of(t, melds[t])
-            if w.meld_rows[t] is not rows:
-                w.meld_rows[t] = rows
-                naturals, wilds, runs, canastas = rows
-                at = self._o_nat + r * MELD_KEYS
-                out[at:at + MELD_KEYS] = naturals
-                at = self._o_wild + r * MELD_KEYS
-                out[at:at + MELD_KEYS] = wilds
+            nat = [0] * MELD_KEYS
+            wild = [0] * MELD_KEYS
+            # The team's melds counted again (a few dozen cards): cheaper than comparing
+            # them with a copy, and only the counts that changed are written.
+            runs = 0
+            canastas = 0
+            for key, cards in melds[t].items():
+                k = len(cards)
+                if k >= size:
+                    canastas += 1
+                if key >= _SEQUENCE_KEY:
+                    runs += 1
+                    continue
+                wilds = 0
+                for card in cards:
+                    if _IS_WILD[card]:
+                        wilds += 1
+                nat[key] = k - wilds
+                wild[key] = wilds
+            at = self._o_nat + r * MELD_KEYS
+            seen = w.naturals[t]
+            for key in range(MELD_KEYS):
+                n = nat[key]
+                if n != seen[key]:
+                    out[at + key] = float(n)
+                    seen[key] = n
+            at = self._o_wild + r * MELD_KEYS
+            seen = w.wilds[t]
+            for key in range(MELD_KEYS):
+                n = wild[key]
+                if n != seen[key]:
+                    out[at + key] = float(n)
+                    seen[key] = n
+            if runs != w.runs[t]:
                 out[self._o_runs + r] = float(runs)
+                w.runs[t] = runs
+            if canastas != w.canastas[t]:
                 out[self._o_canastas + r] = float(canastas)
+                w.canastas[t] = canastas
             n = red_threes[t]
             if n != w.reds[t]:
                 out[self._o_reds + r] = float(n)
@@ -338,38 +372,6 @@ class ObservationWriter:
             self._known_rows[seat] = _row(counts)
         return self._known_rows[seat]
 
-    def _melds_of(self, team: int, melds: dict[int, list[int]]
-                  ) -> tuple[array[float], array[float], int, int]:
-        """:meth:`_meld_block` of ``team``'s melds, from the last block made for that team
-        when its melds are the same (a copy is kept: the state's lists change in place)."""
-        if self._melds[team] != melds:
-            self._melds[team] = {k: v[:] for k, v in melds.items()}
-            self._meld_rows[team] = self._meld_block(melds)
-        return self._meld_rows[team]
-
-    def _meld_block(self, melds: dict[int, list[int]]) -> tuple[array[float], array[float],
-                                                                int, int]:
-        """One team's melds: natural and wild cards per meld key (two rows of
-        :data:`MELD_KEYS`), sequence canastas, canastas."""
-        naturals = _ZERO_KEYS[:]
-        wilds = _ZERO_KEYS[:]
-        size = self.canasta_size
-        runs = 0
-        canastas = 0
-        for key, cards in melds.items():
-            if len(cards) >= size:
-                canastas += 1
-            if key >= SEQUENCE_KEY:
-                runs += 1
-                continue
-            w = 0
-            for card in cards:
-                if IS_WILD[card]:
-                    w += 1
-            naturals[key] = float(len(cards) - w)
-            wilds[key] = float(w)
-        return naturals, wilds, runs, canastas
-
     def _counts_of_pile(self, pile: list[int]) -> array[float]:
         """Copies per card code of the face-up pile ``pile``; from the last pile counted when
         it is the same or has one card more on top (one discard since)."""
@@ -423,8 +425,10 @@ class _Written:
         self.hand = [0] * _CODES
         self.sizes = [0] * players
         self.known: list[tuple[int, ...] | None] = [None] * players
-        self.meld_rows: list[tuple[array[float], array[float], int, int] | None] = (
-            [None] * teams)
+        self.naturals = [[0] * MELD_KEYS for _ in range(teams)]
+        self.wilds = [[0] * MELD_KEYS for _ in range(teams)]
+        self.runs = [0] * teams
+        self.canastas = [0] * teams
         self.reds = [0] * teams
         self.opened = [False] * teams
         self.scores = [0] * teams
@@ -501,24 +505,24 @@ class MaskWriter:
         legal: dict[int, Action] = {}
         for a in actions:
             i: int
-            if isinstance(a, Discard):
+            if isinstance(a, _DISCARD):
                 i = self._discards[a.card]
-            elif isinstance(a, Draw):
+            elif isinstance(a, _DRAW):
                 i = self._draw
-            elif isinstance(a, Meld):
+            elif isinstance(a, _MELD):
                 found = self._melds.get(a.cards)
                 if found is None:
                     i = self._melds[a.cards] = self.codec.encode(a)
                 else:
                     i = found
-            elif isinstance(a, LayOff):
+            elif isinstance(a, _LAY_OFF):
                 lay_key = (a.rank, a.cards)
                 found = self._lay_offs.get(lay_key)
                 if found is None:
                     i = self._lay_offs[lay_key] = self.codec.encode(a)
                 else:
                     i = found
-            elif isinstance(a, TakePile):
+            elif isinstance(a, _TAKE_PILE):
                 found = self._takes.get(a.cards)
                 if found is None:
                     i = self._takes[a.cards] = self.codec.encode(a)
