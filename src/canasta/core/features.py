@@ -1,12 +1,14 @@
 """A seat's observation vector and action mask as flat C buffers, for learning environments.
 
 :class:`ObservationWriter` fills an ``array('f')`` (C ``float``, 4 bytes an entry) from a
-:class:`~canasta.core.view.View` and nothing else, so no hidden card can reach it;
+:class:`~canasta.core.view.View` and nothing else, so no hidden card can reach it, or with
+the same entries from a state through a reader that takes only what the seat may see
+(:meth:`ObservationWriter.encode_state`, what the environments use: no view is made);
 :class:`MaskWriter` fills a ``bytearray`` (one byte per action id of an
-:class:`~canasta.core.codec.ActionCodec`: 1 legal, 0 not) from ``view.legal_actions``. The
-layout of the vector (:func:`observation_spec`) is the one docs/env.md documents;
-:mod:`canasta.env.observation` and :mod:`canasta.env.mask` wrap these buffers as numpy
-arrays without copying them.
+:class:`~canasta.core.codec.ActionCodec`: 1 legal, 0 not) from legal actions
+(``state.legal_actions()`` or ``view.legal_actions``). The layout of the vector
+(:func:`observation_spec`) is the one docs/env.md documents; :mod:`canasta.env.observation`
+and :mod:`canasta.env.mask` wrap these buffers as numpy arrays without copying them.
 
 Standard library only, and compiled with the rest of the core by mypyc (setup.py's
 ``COMPILED``): an environment builds an observation and a mask on every step, and this
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from canasta.core.actions import Action, Discard, Draw, LayOff, Meld, TakePile
 from canasta.core.cards import NUM_CODES
@@ -273,20 +275,24 @@ class ObservationWriter:
                         wilds += 1
                 nat[key] = k - wilds
                 wild[key] = wilds
-            at = self._o_nat + r * MELD_KEYS
+            # Compared as lists first (in C, far cheaper than the loop): most steps
+            # change no meld.
             seen = w.naturals[t]
-            for key in range(MELD_KEYS):
-                n = nat[key]
-                if n != seen[key]:
-                    out[at + key] = float(n)
-                    seen[key] = n
-            at = self._o_wild + r * MELD_KEYS
+            if nat != seen:
+                at = self._o_nat + r * MELD_KEYS
+                for key in range(MELD_KEYS):
+                    n = nat[key]
+                    if n != seen[key]:
+                        out[at + key] = float(n)
+                        seen[key] = n
             seen = w.wilds[t]
-            for key in range(MELD_KEYS):
-                n = wild[key]
-                if n != seen[key]:
-                    out[at + key] = float(n)
-                    seen[key] = n
+            if wild != seen:
+                at = self._o_wild + r * MELD_KEYS
+                for key in range(MELD_KEYS):
+                    n = wild[key]
+                    if n != seen[key]:
+                        out[at + key] = float(n)
+                        seen[key] = n
             if runs != w.runs[t]:
                 out[self._o_runs + r] = float(runs)
                 w.runs[t] = runs
@@ -505,27 +511,33 @@ class MaskWriter:
         legal: dict[int, Action] = {}
         for a in actions:
             i: int
-            if isinstance(a, _DISCARD):
-                i = self._discards[a.card]
-            elif isinstance(a, _DRAW):
+            # Exact types, compared by identity: a failed isinstance() costs a call of
+            # type.__instancecheck__ (any other value, a subclass included, goes to the codec).
+            kind = type(a)
+            if kind is _DISCARD:
+                i = self._discards[cast(Discard, a).card]
+            elif kind is _DRAW:
                 i = self._draw
-            elif isinstance(a, _MELD):
-                found = self._melds.get(a.cards)
+            elif kind is _MELD:
+                cards = cast(Meld, a).cards
+                found = self._melds.get(cards)
                 if found is None:
-                    i = self._melds[a.cards] = self.codec.encode(a)
+                    i = self._melds[cards] = self.codec.encode(a)
                 else:
                     i = found
-            elif isinstance(a, _LAY_OFF):
-                lay_key = (a.rank, a.cards)
+            elif kind is _LAY_OFF:
+                lay_off = cast(LayOff, a)
+                lay_key = (lay_off.rank, lay_off.cards)
                 found = self._lay_offs.get(lay_key)
                 if found is None:
                     i = self._lay_offs[lay_key] = self.codec.encode(a)
                 else:
                     i = found
-            elif isinstance(a, _TAKE_PILE):
-                found = self._takes.get(a.cards)
+            elif kind is _TAKE_PILE:
+                cards = cast(TakePile, a).cards
+                found = self._takes.get(cards)
                 if found is None:
-                    i = self._takes[a.cards] = self.codec.encode(a)
+                    i = self._takes[cards] = self.codec.encode(a)
                 else:
                     i = found
             else:

@@ -11,8 +11,9 @@ Agents are ``player_0 .. player_{P-1}`` (seat order; with 4 players seats 0 and 
 team). The agent to act is the engine's ``state.actor``: the player whose turn it is, or its
 partner while a "may I go out?" waits for the answer. Actions are the
 :class:`~canasta.core.codec.ActionCodec` ids (docs/formats.md "Action ids"); observations are
-``{"observation": float32 (layout.size,), "action_mask": int8 (codec.size,)}`` built from
-``state.view(seat)`` only (:mod:`canasta.env.observation`, docs/env.md). An action whose mask
+``{"observation": float32 (layout.size,), "action_mask": int8 (codec.size,)}``: what
+``state.view(seat)`` shows, read from the state by a seat-restricted reader without making
+the view (:meth:`ObservationLayout.encode_state`, docs/env.md). An action whose mask
 entry is 0 raises :class:`~canasta.core.legality.IllegalActionError` and changes nothing.
 
 Episodes and rewards (``reward=``):
