@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 
 from canasta.core.actions import ViewActions
+from canasta.core.blanking import blank
 from canasta.core.codec import ActionCodec
 from canasta.core.features import MaskWriter, ObservationWriter, observation_spec
+from canasta.core.match import Match
 from canasta.core.rules import PRESETS, load_preset
 from canasta.core.state import State
 from test_compiled import run
@@ -28,6 +30,51 @@ def test_offsets_follow_the_spec() -> None:
                                                       seed=1).view(0)))
 
 
+STATE_CONFIGS = [
+    ("international", {}, 4),
+    ("canastone", {}, 4),  # cards face down under the upcard
+    ("classic_italian", {"keep_red_threes": "true"}, 4),  # red threes kept in hand
+    ("romanian", {"surprises": "four"}, 3),  # surprise cards
+    ("brazilian", {"canastra_real": "true"}, 2),  # sequence canastas
+]
+
+
+def test_the_state_reader_gives_the_views_vector_and_reads_nothing_hidden() -> None:
+    """``encode_state`` (what the environments observe with) against ``encode`` of the view,
+    by a writer of its own (no shared cache), for every seat at every decision, seats in a
+    random order; and the same vector from the state blanked for that seat (every card it
+    cannot see taken out: another hand's unknown cards, the stock, the surprise cards, the
+    face-down pile cards, the history), so the reader takes nothing the view hides."""
+    for name, opts, players in STATE_CONFIGS:
+        rules = load_preset(name, opts)
+        teams = len(rules.teams(players, None))
+        writer = ObservationWriter(rules.melds.canasta_size, players, teams)
+        state = Match(rules, players, seed=4).state
+        rng = random.Random(4)
+        while True:
+            for seat in rng.sample(range(players), players):
+                got = writer.encode_state(state, seat)
+                reference = ObservationWriter(rules.melds.canasta_size, players, teams)
+                assert got == reference.encode(state.view(seat)), (name, seat)
+                assert writer.encode_state(blank(state, seat), seat) == got, (name, seat)
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_each_vector_is_a_new_array() -> None:
+    """The writer keeps each seat's last vector and hands out copies: a caller writing into
+    one changes neither the next nor the kept one."""
+    rules = load_preset("international")
+    writer = ObservationWriter(rules.melds.canasta_size, 4, 2)
+    state = State.deal(rules, 4, seed=1)
+    first = writer.encode_state(state, 0)
+    kept = first.tobytes()
+    first[0] = 99.0
+    again = writer.encode_state(state, 0)
+    assert again.tobytes() == kept and again is not first
+
+
 def test_mask_marks_exactly_the_legal_ids_and_maps_them_back() -> None:
     rules = load_preset("international")
     codec = ActionCodec(rules, 4)
@@ -42,6 +89,8 @@ def test_mask_marks_exactly_the_legal_ids_and_maps_them_back() -> None:
         assert {i for i, b in enumerate(out) if b} == ids == set(legal)
         assert all(codec.encode(a) == i for i, a in legal.items())
         assert writer.fill(view.legal_actions) == (out, legal)
+        assert writer.fill(state.legal_actions()) == (out, legal)
+        assert writer.fill_ids(legal) == out
         state.apply(rng.choice(state.legal_actions()))
 
 
@@ -95,6 +144,7 @@ for name, players in (("international", 4), ("canastone", 4), ("brazilian", 2)):
             for seat in range(players):
                 view = s.view(seat)
                 digest.update(obs.encode(view).tobytes())
+                digest.update(obs.encode_state(s, seat).tobytes())
                 out, legal = masks.fill_view(view)
                 digest.update(bytes(out))
                 digest.update(repr(sorted(legal)).encode())

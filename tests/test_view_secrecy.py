@@ -24,6 +24,7 @@ import pytest
 from canasta import State, TakePile, load_preset
 from canasta.core.cards import RED_THREES
 from canasta.core.events import Drew, EventLog, seen_by
+from canasta.core.features import ObservationWriter
 from canasta.core.view import VIEW_FIELDS, View
 
 CONFIGS: list[tuple[str, dict[str, str], int]] = [
@@ -171,6 +172,9 @@ def check_secret(state: State, seat: int, rng: random.Random) -> None:
         diff = first_difference(shape(a), shape(b))
         assert diff is None, f"{name}: {diff} holds a card seat {seat} did not see"
     assert pickle.dumps(state.view(seat)) == pickle.dumps(other.view(seat))
+    # The environments' observation, read from the state without a view, is the same too.
+    writer = ObservationWriter(state.rules.melds.canasta_size, state.players, len(state.teams))
+    assert writer.encode_state(state, seat) == writer.encode_state(other, seat)
     # The check has teeth: the whole history beside the view tells the two hands apart.
     assert first_difference(shape((state.view(seat), state.event_log)),
                             shape((other.view(seat), other.event_log))) is not None

@@ -1,5 +1,5 @@
 """The PettingZoo AEC environment: PettingZoo's own checks, every preset and player count,
-observations from the view only, rewards from the score sheets."""
+observations of what the seat may see only, rewards from the score sheets."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from canasta.core.blanking import blank  # noqa: E402
 from canasta.core.rules import PRESETS, load_preset  # noqa: E402
 from canasta.env.pettingzoo import env, raw_env  # noqa: E402
 from canasta.env.rewards import side_rewards  # noqa: E402
@@ -108,6 +109,31 @@ def test_observation_holds_no_hidden_card() -> None:
     a = e.layout.encode(view)
     b = e.layout.encode(sampled.view(seat))
     assert np.array_equal(a, b)
+    # The env's own path (read from the state, no view): the same vector, the same for the
+    # sampled state and for the state with every card the seat cannot see taken out.
+    obs = e.observe(e.possible_agents[seat])
+    assert np.array_equal(obs["observation"], a)
+    assert np.array_equal(e.layout.encode_state(sampled, seat), a)
+    assert np.array_equal(e.layout.encode_state(blank(e.state, seat), seat), a)
+
+
+def test_observing_twice_gives_new_equal_arrays_and_the_others_no_mask() -> None:
+    """The legal actions are listed once per state: observing the agent to act again gives
+    equal, separate arrays; another agent's mask is all 0."""
+    e = raw_env("international", 4)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        agent = e.agent_selection
+        first, again = e.observe(agent), e.observe(agent)
+        for k in first:
+            assert np.array_equal(first[k], again[k])
+            assert not np.shares_memory(first[k], again[k])
+        first["action_mask"][:] = 0  # an agent may write into its arrays
+        assert np.array_equal(e.observe(agent)["action_mask"], again["action_mask"])
+        other = e.possible_agents[(e.possible_agents.index(agent) + 1) % 4]
+        assert not e.observe(other)["action_mask"].any()
+        e.step(int(rng.choice(np.flatnonzero(again["action_mask"]))))
 
 
 def test_observation_parts_are_named_and_relative() -> None:

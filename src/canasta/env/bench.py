@@ -6,7 +6,7 @@ loop, so the ratio compares like with like):
 * the raw engine's decisions per second on random play-outs (:func:`playout_run`, the loop
   of ``python -m canasta.bench``: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
-  environment a user gets): ``last()`` (the observation and mask from the view), a choice
+  environment a user gets): ``last()`` (the observation and the mask), a choice
   among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example), ``step()``.
   A step is one decision; the dead steps at the end of a hand (``step(None)``) are not
   counted, their time is. The agent takes the id at the index of the engine loop's own
@@ -15,10 +15,11 @@ loop, so the ratio compares like with like):
   draws its own uniform index instead, and plays other games than the engine: random hands
   differ so much in cost (a hand where a player holds most of the pack costs several times
   more per decision) that rounds of such runs gave ratios from 0.2 to over 4;
-* the same engine loop calling ``state.view(actor)`` once per decision (what an observation
-  must cost at least, since observations are built from the view only), as a ceiling;
+* the same engine loop calling ``state.view(actor)`` once per decision: what making the
+  view on every step would cost (the env no longer does: it reads what the seat may see from
+  the state, ``ObservationWriter.encode_state``);
 * the unwrapped environment's own work, without PettingZoo's agent loop:
-  ``raw_env.observe()`` (view, observation vector, mask), the same uniform choice from the
+  ``raw_env.observe()`` (observation vector, mask), the same uniform choice from the
   mask, ``raw_env.step()``;
 * the ratio env / engine per round and its median (the issue's target is at least 0.5).
 
@@ -218,8 +219,8 @@ def main(argv: list[str] | None = None) -> None:
           + f"median of {args.rounds} interleaved rounds of {args.hands} hands, "
           + ("CPU time" if args.cpu else "wall clock"))
     rates = [("raw engine decisions/s", engine, ""),
-             ("engine + one view/decision", viewed, "the ceiling of an env whose "
-              "observations come from state.view"),
+             ("engine + one view/decision", viewed, "what a view per step would cost; "
+              "the env reads the seat's part of the state instead"),
              ("raw_env observe + step/s", observed, "the env's own work, without "
               "PettingZoo's agent loop"),
              ("PettingZoo env steps/s", stepped, "")]

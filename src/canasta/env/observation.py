@@ -2,7 +2,9 @@
 
 :class:`ObservationLayout` fixes the parts and their order for one rule set, player count and
 team split (docs/env.md lists them); :meth:`ObservationLayout.encode` fills a ``float32``
-vector from ``state.view(seat)`` and nothing else, so no hidden card can leak into it. Seats
+vector from ``state.view(seat)`` and nothing else, so no hidden card can leak into it;
+:meth:`ObservationLayout.encode_state` gives the same vector read from the state by a
+reader that takes only what that seat may see (the environments' path: no view is made). Seats
 and teams are *relative*: index 0 is the observing seat (its team), then the seats (teams)
 that follow it in playing order, so one policy can play any seat.
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from canasta.core.data import HandData
 from canasta.core.features import MELD_KEYS, PHASES, ObservationWriter, observation_spec
 from canasta.core.rules import Rules
 from canasta.core.state import View
@@ -130,3 +133,13 @@ class ObservationLayout:
         numpy without a copy.
         """
         return np.frombuffer(self.writer.encode(view), FLOAT32)  # dtype positional: faster
+
+    def encode_state(self, state: HandData, seat: int) -> np.ndarray:
+        """:meth:`encode` of ``state.view(seat)``, the same vector, read from the state by a
+        seat-restricted reader without making the view (what the environments observe with:
+        :meth:`canasta.core.features.ObservationWriter.encode_state` says what it reads).
+
+        Raises:
+            IndexError: ``seat`` is not a seat of the state.
+        """
+        return np.frombuffer(self.writer.encode_state(state, seat), FLOAT32)

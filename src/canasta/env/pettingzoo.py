@@ -11,8 +11,9 @@ Agents are ``player_0 .. player_{P-1}`` (seat order; with 4 players seats 0 and 
 team). The agent to act is the engine's ``state.actor``: the player whose turn it is, or its
 partner while a "may I go out?" waits for the answer. Actions are the
 :class:`~canasta.core.codec.ActionCodec` ids (docs/formats.md "Action ids"); observations are
-``{"observation": float32 (layout.size,), "action_mask": int8 (codec.size,)}`` built from
-``state.view(seat)`` only (:mod:`canasta.env.observation`, docs/env.md). An action whose mask
+``{"observation": float32 (layout.size,), "action_mask": int8 (codec.size,)}``: what
+``state.view(seat)`` shows, read from the state by a seat-restricted reader without making
+the view (:meth:`ObservationLayout.encode_state`, docs/env.md). An action whose mask
 entry is 0 raises :class:`~canasta.core.legality.IllegalActionError` and changes nothing.
 
 Episodes and rewards (``reward=``):
@@ -138,7 +139,11 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise _before_reset("agent_selection")
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        # raw_env.last, written out here (one Python call less on every step).
+        env = self.env
+        agent = env.agent_selection
+        return (env.observe(agent) if observe else None, env._cumulative_rewards[agent],
+                env.terminations[agent], env.truncations[agent], env.infos[agent])
 
     def step(self, action: Any) -> None:
         # PettingZoo's step, without its hops through super() and the agents property.
@@ -169,8 +174,12 @@ class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):  # typ
     """PettingZoo's iterator over the agent to act, with the same checks and errors, in one
     call per step (PettingZoo's makes three and reads two wrapper properties)."""
 
+    def __init__(self, env: OrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._inner = env.env
+
     def __next__(self) -> str:
-        inner = self.env.env
+        inner = self._inner
         if not inner.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
@@ -233,8 +242,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._legal_log: object = None
         self._masks = ActionMask(self.codec)
         # The compiled writers' bound methods, called on every step.
-        self._fill_mask = self._masks.writer.fill_view
-        self._encode = self.layout.writer.encode
+        self._fill_mask = self._masks.writer.fill
+        self._fill_ids = self._masks.writer.fill_ids
+        self._encode = self.layout.writer.encode_state
         # True while every entry of ``rewards`` is 0 (every step but the last of an episode),
         # so that step() need not build and add a dict of zeros.
         self._zero_rewards = False
@@ -273,17 +283,31 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.agent_selection = self.possible_agents[self.state.actor]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The observation of ``agent``: what ``state.view(seat)`` shows, encoded
+        (:meth:`ObservationLayout.encode`), and the mask of its legal actions (all 0 for an
+        agent not to act); new arrays on every call.
+
+        The vector is written from the state by the compiled writer's seat-restricted
+        reader (``ObservationWriter.encode_state``: the view's values, without making the
+        view), the mask from ``state.legal_actions()``, listed once per state however often
+        the agent to act is observed.
+        """
         match = self.match
         if match is None:
             raise RuntimeError("call reset() first")
         state = match.state
-        view = state.view(self._seat[agent])
-        # The observation (layout.encode) and the mask (ActionMask.mask_view) as C buffers
-        # from the compiled writers, handed to numpy without a copy.
-        mask, legal = self._fill_mask(view)
-        if legal:
-            self._legal, self._legal_log = legal, state.event_log
-        return {"observation": np.frombuffer(self._encode(view), FLOAT32),
+        seat = self._seat[agent]
+        if seat == state.actor:
+            log = state.event_log
+            if self._legal_log is log and self._legal is not None:
+                mask = self._fill_ids(self._legal)
+            else:
+                mask, self._legal = self._fill_mask(state.legal_actions())
+                self._legal_log = log
+        else:
+            mask = bytearray(self.codec.size)
+        # C buffers from the compiled writers, handed to numpy without a copy.
+        return {"observation": np.frombuffer(self._encode(state, seat), FLOAT32),
                 "action_mask": np.frombuffer(mask, INT8)}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
