@@ -146,7 +146,9 @@ def test_two_processes_leak_nothing(tmp_path: Path) -> None:
                 sockets[sender].send(json.dumps(choose(latest[actor], rng)))
                 for i in range(len(sockets)):
                     read(i, before + 1)
-            assert checked > 250  # six audiences, one hand or 150 actions
+            # six audiences, one hand or 150 actions
+            assert checked > 250, (checked, replay.version, replay.state.phase,
+                                   replay.state.is_over)
         finally:
             stack.close()
             a.kill()
