@@ -39,6 +39,21 @@ def test_cases_are_reproducible_from_their_label() -> None:
     assert soak.play_case(a).actions == soak.play_case(b).actions
 
 
+def test_the_soak_counts_going_out_on_the_pile_without_a_final_discard() -> None:
+    # Seed 001 (classic Italian): "possibilita di chiusura anche senza scarto finale"; case
+    # 99:92 (6 players) goes out in the turn it took the pile, with no discard.
+    case = soak.make_case(99, 92)
+    assert case.preset == "classic_italian"
+    out = soak.play_case(case, every=100)
+    assert not out.broke and out.out_on_pile and out.out_no_discard
+    plain = soak.play_case(soak.make_case(99, 0), every=100)
+    assert not plain.out_no_discard
+    report = soak.Report()
+    report.add(out)
+    report.add(plain)
+    assert "taking the pile: 1 hands (1 of them without a final discard)" in report.text()
+
+
 def _mid_hand(preset: str = "international") -> State:
     # random_states plays on one state: keep copies
     states = [s.clone() for s in random_states(load_preset(preset), 4, 5, every=1)

@@ -46,6 +46,7 @@ from canasta.bots import Bot, make_bot
 from canasta.core.actions import Action, AskPartner, Discard, Draw, LayOff, Meld, TakePile
 from canasta.core.cards import NUM_CODES, make_deck
 from canasta.core.data import FIELDS, Phase
+from canasta.core.events import EndReason, HandEnded
 from canasta.core.rules import PRESETS, Rules, load_preset, preset_options
 from canasta.core.state import MisdealError, State
 from canasta.formats.handresult import hand_result_from_dict, hand_result_of_state
@@ -90,6 +91,10 @@ class Outcome:
     slowest_ms: float = 0.0  # the slowest action: legal_actions() and apply()
     slowest_step: int = -1
     longest_hand: int = 0  # the most cards one seat held
+    #: The hand ended by going out in a turn that began by taking the pile (seed 001's and
+    #: seed 003's going out on the pile); ``out_no_discard``: and without a final discard.
+    out_on_pile: bool = False
+    out_no_discard: bool = False
 
 
 def make_case(seed: int, index: int, bot_share: float = 0.25, stock_end: bool = False
@@ -244,6 +249,8 @@ def _play(case: Case, every: int, out: Outcome) -> None:
     driver = StockEnd(random.Random(rng.getrandbits(32))) if case.stock_end else None
     full = _deck_counts(rules, case.players)
     step = 0
+    took_pile = False  # the turn under way began by taking the pile
+    last: Action | None = None
     while True:
         out.step = step
         problem = check_cards(state, full)
@@ -259,6 +266,10 @@ def _play(case: Case, every: int, out: Outcome) -> None:
             out.broke = problem
             return
         if state.is_over:
+            end = state.events[-1]
+            if took_pile and isinstance(end, HandEnded) and end.reason == EndReason.WENT_OUT:
+                out.out_on_pile = True
+                out.out_no_discard = not isinstance(last, Discard)
             break
         if step >= MAX_ACTIONS:
             out.broke = f"the hand did not end in {MAX_ACTIONS} actions"
@@ -268,9 +279,12 @@ def _play(case: Case, every: int, out: Outcome) -> None:
             action = driver.choose(state, legal)
         else:
             action = bots[state.actor].choose(state.view(state.actor))
+        if state.phase is Phase.DRAW:
+            took_pile = isinstance(action, TakePile)
         t0 = time.process_time()
         state.apply(action)
         spent += time.process_time() - t0
+        last = action
         if spent * 1000 > out.slowest_ms:
             out.slowest_ms, out.slowest_step = spent * 1000, step
         step += 1
@@ -294,9 +308,13 @@ class Report:
     lost: list[str] = field(default_factory=list)  # cases of a worker process that died
     slowest: Outcome | None = None  # the hand with the slowest action
     longest_hand: int = 0
+    out_on_pile: int = 0  # hands gone out in a turn that began by taking the pile
+    out_no_discard: int = 0  # of them, without a final discard
 
     def add(self, outcome: Outcome) -> None:
         self.hands[(outcome.case.preset, outcome.case.players)] += 1
+        self.out_on_pile += outcome.out_on_pile
+        self.out_no_discard += outcome.out_no_discard
         self.actions += outcome.actions
         self.longest_hand = max(self.longest_hand, outcome.longest_hand)
         if self.slowest is None or outcome.slowest_ms > self.slowest.slowest_ms:
@@ -312,6 +330,8 @@ class Report:
         rate = total / self.seconds if self.seconds else 0.0
         lines.append(f"hands {total}, actions {self.actions}, breaks {len(self.breaks)}, "
                      f"{self.seconds:.1f} s ({rate:.1f} hands/s)")
+        lines.append(f"gone out in a turn begun by taking the pile: {self.out_on_pile} hands "
+                     f"({self.out_no_discard} of them without a final discard)")
         if self.slowest is not None:
             b = self.slowest
             lines.append(f"slowest action {b.slowest_ms:.1f} ms (legal_actions + apply; case "
