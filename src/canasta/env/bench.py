@@ -7,7 +7,9 @@ loop, so the ratio compares like with like):
   of ``python -m canasta.bench``: ``legal_actions()``, ``random.choice``, ``apply()``);
 * PettingZoo steps per second through :func:`canasta.env.pettingzoo.env` (the wrapped
   environment a user gets): ``last()`` (the observation and the mask), a choice
-  among the mask's legal ids (``mask.nonzero()[0]``, as docs/env.md's example), ``step()``.
+  among the mask's legal ids (:func:`canasta.env.mask.legal_ids`, as docs/env.md's
+  example; a second loop reads them with ``mask.nonzero()[0]``, numpy's slow path for an
+  ``int8`` mask, to show what that costs), ``step()``.
   A step is one decision; the dead steps at the end of a hand (``step(None)``) are not
   counted, their time is. The agent takes the id at the index of the engine loop's own
   uniform choice (:func:`engine_plan`, worked out untimed beforehand): a uniform legal id
@@ -46,10 +48,13 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from canasta.core.codec import ActionCodec
 from canasta.core.match import Match
 from canasta.core.rules import Rules, load_preset
 from canasta.core.state import State
+from canasta.env.mask import legal_ids
 from canasta.env.pettingzoo import env as make_env
 from canasta.env.pettingzoo import raw_env
 from canasta.sim.bench import core_kind
@@ -127,11 +132,17 @@ def _picker(plan: list[list[int]] | None, seed: int) -> Callable[[int, int, int]
     return lambda h, k, n: plan[h][k]
 
 
+def _nonzero(mask: np.ndarray) -> np.ndarray:
+    return mask.nonzero()[0]
+
+
 def env_run(variant: str, hands: int, players: int, seed: int,
             clock: Callable[[], float] = time.perf_counter,
-            plan: list[list[int]] | None = None) -> tuple[int, float]:
-    """Play ``hands`` hands through the wrapped PettingZoo env, choosing from the mask as
-    ``plan`` says (:func:`engine_plan`) or, without one, uniformly: (steps, seconds)."""
+            plan: list[list[int]] | None = None,
+            ids_of: Callable[[np.ndarray], np.ndarray] = legal_ids) -> tuple[int, float]:
+    """Play ``hands`` hands through the wrapped PettingZoo env, choosing from the mask's
+    ids (``ids_of``) as ``plan`` says (:func:`engine_plan`) or, without one, uniformly:
+    (steps, seconds)."""
     e = make_env(variant, players)
     pick = _picker(plan, seed)
     steps = 0
@@ -144,7 +155,7 @@ def env_run(variant: str, hands: int, players: int, seed: int,
             if term or trunc:
                 e.step(None)
                 continue
-            ids = obs["action_mask"].nonzero()[0]
+            ids = ids_of(obs["action_mask"])
             e.step(int(ids[pick(h, k, len(ids))]))
             k += 1
         steps += k
@@ -165,7 +176,7 @@ def observe_run(variant: str, hands: int, players: int, seed: int,
         e.reset(seed=seed * 100_003 + h)
         k = 0
         while not e.state.is_over:
-            ids = e.observe(e.agent_selection)["action_mask"].nonzero()[0]
+            ids = legal_ids(e.observe(e.agent_selection)["action_mask"])
             e.step(int(ids[pick(h, k, len(ids))]))
             k += 1
         steps += k
@@ -193,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     viewed: list[float] = []
     observed: list[float] = []
     stepped: list[float] = []
+    slow: list[float] = []
     ratios: list[float] = []
     for r in range(args.rounds):
         plan = None if args.independent else engine_plan(args.variant, args.hands,
@@ -209,6 +221,9 @@ def main(argv: list[str] | None = None) -> None:
         n, secs = env_run(args.variant, args.hands, args.players, seed=r, clock=clock,
                           plan=plan)
         stepped.append(n / secs)
+        n, secs = env_run(args.variant, args.hands, args.players, seed=r, clock=clock,
+                          plan=plan, ids_of=_nonzero)
+        slow.append(n / secs)
         ratios.append(stepped[-1] / engine[-1])
         print(f"  round {r + 1}/{args.rounds}: engine {engine[-1]:,.0f} decisions/s, "
               f"env {stepped[-1]:,.0f} steps/s, ratio {ratios[-1]:.2f}", file=sys.stderr,
@@ -223,7 +238,9 @@ def main(argv: list[str] | None = None) -> None:
               "the env reads the seat's part of the state instead"),
              ("raw_env observe + step/s", observed, "the env's own work, without "
               "PettingZoo's agent loop"),
-             ("PettingZoo env steps/s", stepped, "")]
+             ("PettingZoo env steps/s", stepped, "legal ids by canasta.env.mask.legal_ids"),
+             ("the same, mask.nonzero()", slow, "numpy's int8 path: the agent's cost, "
+              "not the env's")]
     base = 1e6 / statistics.median(engine)
     for label, values, note in rates:
         rate = statistics.median(values)

